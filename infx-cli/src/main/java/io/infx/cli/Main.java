@@ -1,0 +1,101 @@
+package io.infx.cli;
+
+import io.infx.core.InfxException;
+import java.io.PrintWriter;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.IVersionProvider;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * The {@code infx} command. Each area registers its command group here; the groups live in their
+ * own classes next to this one.
+ *
+ * <p>Conventions every subcommand follows: stdout carries only the command's output (JSON, tables,
+ * {@code KEY=VALUE} lines), everything else goes to stderr; user mistakes throw an
+ * {@link InfxException} (or a picocli {@link ParameterException}) and are printed as one clear
+ * message without a stack trace; usage errors exit 2, other failures 1.
+ */
+@Command(
+    name = "infx",
+    mixinStandardHelpOptions = true,
+    versionProvider = Main.Version.class,
+    description = "Benchmark LLM inference serving: expand configs into a matrix, drive load, "
+        + "normalize and compare results.",
+    subcommands = {
+        CommandLine.HelpCommand.class,
+    })
+public final class Main implements Runnable {
+
+  @Spec CommandSpec spec;
+
+  @Override
+  public void run() {
+    throw new ParameterException(spec.commandLine(), "missing command");
+  }
+
+  public static void main(String[] args) {
+    System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+  }
+
+  /**
+   * Runs the command line in this JVM, as the {@code infx} launcher would, writing to the given
+   * streams. Used by tests and by tools that embed the CLI.
+   *
+   * @return the exit status: 0 success, 1 failure, 2 usage error
+   */
+  public static int run(String[] args, PrintWriter out, PrintWriter err) {
+    CommandLine cmd = commandLine();
+    cmd.setOut(out);
+    cmd.setErr(err);
+    try {
+      return cmd.execute(args);
+    } finally {
+      out.flush();
+      err.flush();
+    }
+  }
+
+  /** The configured command tree (exception handlers included), for embedding and tests. */
+  public static CommandLine commandLine() {
+    CommandLine cmd = new CommandLine(new Main());
+    cmd.setExecutionExceptionHandler(Main::handleExecutionException);
+    cmd.setParameterExceptionHandler(Main::handleParameterException);
+    return cmd;
+  }
+
+  private static int handleExecutionException(
+      Exception ex, CommandLine cmd, CommandLine.ParseResult parseResult) {
+    PrintWriter err = cmd.getErr();
+    if (ex instanceof InfxException ie) {
+      err.println("infx: error: " + ie.getMessage());
+      return ie.exitCode();
+    }
+    if (ex instanceof ParameterException pe) {
+      return handleParameterException(pe, new String[0]);
+    }
+    // A bug, not a user mistake: keep the stack trace so it can be reported.
+    err.println("infx: internal error: " + ex);
+    ex.printStackTrace(err);
+    return 70;
+  }
+
+  private static int handleParameterException(ParameterException ex, String[] args) {
+    CommandLine cmd = ex.getCommandLine();
+    PrintWriter err = cmd.getErr();
+    err.println(cmd.getCommandSpec().qualifiedName() + ": error: " + ex.getMessage());
+    err.println("Try '" + cmd.getCommandSpec().qualifiedName() + " --help' for more information.");
+    return 2;
+  }
+
+  /** Reads the version from the jar manifest (falls back to "dev" when run from classes). */
+  static final class Version implements IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      String v = Main.class.getPackage().getImplementationVersion();
+      return new String[] {"infx " + (v == null ? "dev" : v)};
+    }
+  }
+}

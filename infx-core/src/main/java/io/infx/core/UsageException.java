@@ -1,0 +1,11 @@
+package io.infx.core;
+
+/** The command line or API was called wrongly (missing or conflicting arguments). Exit status 2. */
+public class UsageException extends InfxException {
+
+  private static final long serialVersionUID = 1L;
+
+  public UsageException(String message) {
+    super("usage", message, 2, null);
+  }
+}

@@ -1,0 +1,62 @@
+package io.infx.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ViolationTest {
+
+  @Test
+  void rendersLocationRulePointerAndExpectedActual() {
+    Violation v = Violation.builder()
+        .ruleId("master.tp.power-of-two")
+        .pointer("/dsr1-fp8-h200-sglang/search-space/0/tp")
+        .location(new Location("nvidia-master.yaml", 12, 9))
+        .expected("a power of two")
+        .actual("3")
+        .message("tp must be a power of two")
+        .build();
+
+    assertThat(v.render()).isEqualTo(
+        "nvidia-master.yaml:12:9: [master.tp.power-of-two] /dsr1-fp8-h200-sglang/search-space/0/tp: "
+            + "tp must be a power of two (expected a power of two, actual 3)");
+  }
+
+  @Test
+  void omitsWhatIsAbsent() {
+    assertThat(Violation.of("usage.required", "missing --config-files").render())
+        .isEqualTo("[usage.required] missing --config-files");
+  }
+
+  @Test
+  void validationExceptionListsEveryViolationInOrder() {
+    Violation a = Violation.of("r.a", "first");
+    Violation b = Violation.of("r.b", "second");
+    ValidationException e = new ValidationException("config-validation", List.of(a, b));
+
+    assertThat(e.violations()).containsExactly(a, b);
+    assertThat(e.getMessage()).isEqualTo("2 violations:\n[r.a] first\n[r.b] second");
+    assertThat(e.kind()).isEqualTo("config-validation");
+    assertThat(e.exitCode()).isEqualTo(1);
+  }
+
+  @Test
+  void validationExceptionNeedsAViolation() {
+    assertThatThrownBy(() -> new ValidationException("x", List.of()))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void usageErrorsExitTwo() {
+    assertThat(new UsageException("bad").exitCode()).isEqualTo(2);
+    assertThat(new UsageException("bad").kind()).isEqualTo("usage");
+  }
+
+  @Test
+  void locationIsOneBased() {
+    assertThatThrownBy(() -> new Location("f", 0, 1)).isInstanceOf(IllegalArgumentException.class);
+    assertThat(new Location("f.yaml", 3, 4)).hasToString("f.yaml:3:4");
+  }
+}
