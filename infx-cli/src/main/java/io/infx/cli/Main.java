@@ -26,6 +26,7 @@ import picocli.CommandLine.Spec;
         + "normalize and compare results.",
     subcommands = {
         CommandLine.HelpCommand.class,
+        ResultsCommand.class,
     })
 public final class Main implements Runnable {
 
