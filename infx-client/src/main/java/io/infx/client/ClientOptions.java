@@ -1,0 +1,79 @@
+package io.infx.client;
+
+import io.infx.client.tokenizer.Tokenizer;
+import io.infx.core.InfxStyle;
+import java.net.URI;
+import java.util.Optional;
+import org.immutables.value.Value;
+
+/**
+ * Settings of a {@link StreamingClient}. The connection pool is sized from
+ * {@link #maxConnections()} — set it to the load model's concurrency; there is no other cap.
+ */
+@Value.Immutable
+@InfxStyle
+public abstract class ClientOptions {
+
+  /** Scheme, host and port, e.g. {@code http://127.0.0.1:8000}; endpoints are appended. */
+  public abstract URI baseUri();
+
+  /** Pool size (total and per route). Default 256. */
+  @Value.Default
+  public int maxConnections() {
+    return 256;
+  }
+
+  /** I/O reactor threads. Default: available processors. */
+  @Value.Default
+  public int ioThreads() {
+    return Runtime.getRuntime().availableProcessors();
+  }
+
+  /** Use HTTP/2 (cleartext prior knowledge) instead of HTTP/1.1 keep-alive. */
+  @Value.Default
+  public boolean http2() {
+    return false;
+  }
+
+  @Value.Default
+  public Deadlines deadlines() {
+    return Deadlines.defaults();
+  }
+
+  /** Sent as {@code Authorization: Bearer <key>}; never logged or saved. No header when absent. */
+  public abstract Optional<String> apiKey();
+
+  /** Keep each request's generated text (for detailed output and the tokenizer fallback). */
+  @Value.Default
+  public boolean retainText() {
+    return true;
+  }
+
+  /** Counts output tokens from the text when a server reports no usage. */
+  public abstract Optional<Tokenizer> fallbackTokenizer();
+
+  /** Per-connection I/O buffer size in bytes (HttpCore's session buffer). Default 8192. */
+  @Value.Default
+  public int bufferSize() {
+    return 8192;
+  }
+
+  @Value.Check
+  protected void check() {
+    if (maxConnections() < 1 || ioThreads() < 1 || bufferSize() < 512) {
+      throw new IllegalArgumentException("maxConnections and ioThreads must be ≥ 1, bufferSize ≥ 512");
+    }
+  }
+
+  public static ImmutableClientOptions.Builder builder() {
+    return ImmutableClientOptions.builder();
+  }
+
+  @Override
+  public String toString() {
+    // never print the API key
+    return "ClientOptions{baseUri=" + baseUri() + ", maxConnections=" + maxConnections()
+        + ", ioThreads=" + ioThreads() + ", http2=" + http2() + ", deadlines=" + deadlines()
+        + ", apiKey=" + (apiKey().isPresent() ? "***" : "none") + "}";
+  }
+}

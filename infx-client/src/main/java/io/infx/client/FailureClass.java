@@ -1,0 +1,33 @@
+package io.infx.client;
+
+/** Why a request failed; every failed request carries exactly one class. */
+public enum FailureClass {
+  /** The connection could not be opened (refused, unreachable, connect timeout). */
+  CONNECT("connect"),
+  /** A deadline ran out: first byte, idle gap between chunks, or total request time. */
+  TIMEOUT("timeout"),
+  /** The server answered 4xx. */
+  HTTP_4XX("4xx"),
+  /** The server answered 5xx. */
+  HTTP_5XX("5xx"),
+  /** Any other status than 200 that is neither 4xx nor 5xx. */
+  HTTP_OTHER("http"),
+  /**
+   * The stream broke: reset or closed mid-body, an in-stream error object, or a 200 stream that
+   * never carried a token.
+   */
+  STREAM("stream"),
+  /** A chunk could not be decoded (malformed JSON, wrong shape). */
+  DECODE("decode");
+
+  private final String label;
+
+  FailureClass(String label) {
+    this.label = label;
+  }
+
+  /** Short stable label used in result files and summaries. */
+  public String label() {
+    return label;
+  }
+}

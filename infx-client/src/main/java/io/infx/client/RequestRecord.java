@@ -1,0 +1,392 @@
+package io.infx.client;
+
+import java.util.Arrays;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+
+/**
+ * Everything the client observed about one request: the per-request record the metrics are
+ * computed from. All {@code *Nanos} values are {@link System#nanoTime()} readings of this JVM,
+ * taken when the bytes arrived (on the I/O thread, before parsing).
+ *
+ * <p>Definitions (see {@code docs/decisions.md}, section Client):
+ * <ul>
+ *   <li><b>send</b>: taken immediately before the request is handed to the transport (the
+ *       reference's {@code st});
+ *   <li><b>intended</b>: when the load model wanted the request sent (its schedule slot for open
+ *       loops, the moment a concurrency slot freed for closed loops);
+ *   <li><b>first token</b>: the first chunk carrying a token — non-empty {@code text} /
+ *       {@code delta.content}, reasoning ({@code reasoning_content} or {@code reasoning}) or a
+ *       tool-call delta; role-only and empty chunks never count;
+ *   <li><b>first choices chunk</b>: the reference's TTFT point (any chunk with non-empty
+ *       {@code choices}, the role-only chat prelude included);
+ *   <li><b>E2EL end</b>: as the reference defines it per API — the last chunk with choices for
+ *       Completions, the last JSON chunk of any kind (usage included) for Chat.
+ * </ul>
+ */
+public final class RequestRecord {
+
+  /** Which part of a run a request belongs to. */
+  public enum Phase { WARMUP, MEASURED }
+
+  static final long NONE = Long.MIN_VALUE;
+
+  private final int index;
+  private final Phase phase;
+  private final Backend.Api api;
+  private final long intendedNanos;
+  private final long sendNanos;
+  private final long headersNanos;
+  private final long firstChoicesNanos;
+  private final long firstContentNanos;
+  private final long e2elEndNanos;
+  private final long endNanos;
+  private final long[] tokenChunkNanos;
+  private final int[] tokenChunkCumTokens;
+  private final int promptTokens;
+  private final int usagePromptTokens;
+  private final int outputTokens;
+  private final TokenSource outputTokenSource;
+  private final String generatedText;
+  private final int status;
+  private final boolean doneSeen;
+  private final String requestId;
+  private final RequestFailure failure;
+  private final boolean cancelled;
+
+  RequestRecord(Builder b) {
+    this.index = b.index;
+    this.phase = b.phase;
+    this.api = b.api;
+    this.intendedNanos = b.intendedNanos;
+    this.sendNanos = b.sendNanos;
+    this.headersNanos = b.headersNanos;
+    this.firstChoicesNanos = b.firstChoicesNanos;
+    this.firstContentNanos = b.firstContentNanos;
+    this.e2elEndNanos = b.e2elEndNanos;
+    this.endNanos = b.endNanos;
+    this.tokenChunkNanos = b.tokenChunkNanos;
+    this.tokenChunkCumTokens = b.tokenChunkCumTokens;
+    this.promptTokens = b.promptTokens;
+    this.usagePromptTokens = b.usagePromptTokens;
+    this.outputTokens = b.outputTokens;
+    this.outputTokenSource = b.outputTokenSource;
+    this.generatedText = b.generatedText == null ? "" : b.generatedText;
+    this.status = b.status;
+    this.doneSeen = b.doneSeen;
+    this.requestId = b.requestId;
+    this.failure = b.failure;
+    this.cancelled = b.cancelled;
+  }
+
+  /** Position of the request in its phase (prompt order). */
+  public int index() {
+    return index;
+  }
+
+  public Phase phase() {
+    return phase;
+  }
+
+  public Backend.Api api() {
+    return api;
+  }
+
+  /** True when the request succeeded: HTTP 200, at least one token, no stream or decode error. */
+  public boolean success() {
+    return failure == null && !cancelled;
+  }
+
+  /** True when the run cancelled the request before it finished (not a failure). */
+  public boolean cancelled() {
+    return cancelled;
+  }
+
+  /** The failure, when the request failed (never present for successes or cancellations). */
+  public Optional<RequestFailure> failure() {
+    return Optional.ofNullable(failure);
+  }
+
+  public long intendedNanos() {
+    return intendedNanos;
+  }
+
+  public long sendNanos() {
+    return sendNanos;
+  }
+
+  /** When the response head arrived (first byte). */
+  public OptionalLong headersNanos() {
+    return opt(headersNanos);
+  }
+
+  /** The reference's TTFT point: the first chunk with non-empty {@code choices}. */
+  public OptionalLong firstChoicesNanos() {
+    return opt(firstChoicesNanos);
+  }
+
+  /** The first chunk carrying a token (content, reasoning or tool call): infx's TTFT point. */
+  public OptionalLong firstTokenNanos() {
+    return tokenChunkNanos.length == 0 ? OptionalLong.empty() : OptionalLong.of(tokenChunkNanos[0]);
+  }
+
+  /** The first chunk with non-empty {@code content}/{@code text} (reasoning excluded). */
+  public OptionalLong firstContentNanos() {
+    return opt(firstContentNanos);
+  }
+
+  /** The end of E2EL as the reference defines it for this API (see the class comment). */
+  public OptionalLong e2elEndNanos() {
+    return opt(e2elEndNanos);
+  }
+
+  /** When the request finished (stream end, failure or cancellation). */
+  public long endNanos() {
+    return endNanos;
+  }
+
+  /** Number of token-carrying chunks. */
+  public int tokenChunks() {
+    return tokenChunkNanos.length;
+  }
+
+  /** Arrival time of the {@code i}-th token-carrying chunk. */
+  public long tokenChunkNanos(int i) {
+    return tokenChunkNanos[i];
+  }
+
+  /** A copy of the token-carrying chunks' arrival times. */
+  public long[] tokenChunkTimes() {
+    return tokenChunkNanos.clone();
+  }
+
+  /**
+   * Cumulative {@code completion_tokens} reported on each token chunk, when the server sent
+   * continuous usage stats on every token chunk; empty otherwise.
+   */
+  public Optional<int[]> tokenChunkCumulativeTokens() {
+    return tokenChunkCumTokens == null ? Optional.empty() : Optional.of(tokenChunkCumTokens.clone());
+  }
+
+  /** Client-side prompt length in tokens (the reference's {@code prompt_len}). */
+  public int promptTokens() {
+    return promptTokens;
+  }
+
+  /** {@code usage.prompt_tokens} as the server reported it. */
+  public OptionalInt usagePromptTokens() {
+    return usagePromptTokens < 0 ? OptionalInt.empty() : OptionalInt.of(usagePromptTokens);
+  }
+
+  /** Output tokens of a successful request (0 for failures); see {@link #outputTokenSource()}. */
+  public int outputTokens() {
+    return outputTokens;
+  }
+
+  public TokenSource outputTokenSource() {
+    return outputTokenSource;
+  }
+
+  /** The generated text ({@code text} or {@code delta.content}), when the client kept it. */
+  public String generatedText() {
+    return generatedText;
+  }
+
+  /** HTTP status, 0 when no response head arrived. */
+  public int status() {
+    return status;
+  }
+
+  /** Whether {@code data: [DONE]} was received. */
+  public boolean doneSeen() {
+    return doneSeen;
+  }
+
+  /** The server's {@code x-request-id} response header, when it sent one. */
+  public Optional<String> requestId() {
+    return Optional.ofNullable(requestId);
+  }
+
+  /** TTFT in seconds (first token − send), or NaN when no token arrived. */
+  public double ttftSeconds() {
+    return tokenChunkNanos.length == 0 ? Double.NaN : (tokenChunkNanos[0] - sendNanos) / 1e9;
+  }
+
+  /** E2EL in seconds (reference end point − send), or NaN when absent. */
+  public double e2elSeconds() {
+    return e2elEndNanos == NONE ? Double.NaN : (e2elEndNanos - sendNanos) / 1e9;
+  }
+
+  /** Time from the intended send time to the first token, in seconds, or NaN. */
+  public double ttftFromIntendedSeconds() {
+    return tokenChunkNanos.length == 0 ? Double.NaN : (tokenChunkNanos[0] - intendedNanos) / 1e9;
+  }
+
+  /** Lateness: actual − intended send time, in seconds (≥ 0 up to clock reads). */
+  public double latenessSeconds() {
+    return (sendNanos - intendedNanos) / 1e9;
+  }
+
+  @Override
+  public String toString() {
+    return "RequestRecord{" + phase + "#" + index + (success() ? " ok" : cancelled ? " cancelled"
+        : " failed " + failure) + ", tokens=" + outputTokens + ", chunks=" + tokenChunkNanos.length
+        + ", ttft=" + ttftSeconds() + "s, e2el=" + e2elSeconds() + "s}";
+  }
+
+  private static OptionalLong opt(long v) {
+    return v == NONE ? OptionalLong.empty() : OptionalLong.of(v);
+  }
+
+  /** Assembles a record; used by the engine and by tests that need synthetic records. */
+  public static final class Builder {
+    int index;
+    Phase phase = Phase.MEASURED;
+    Backend.Api api = Backend.Api.COMPLETIONS;
+    long intendedNanos;
+    long sendNanos;
+    long headersNanos = NONE;
+    long firstChoicesNanos = NONE;
+    long firstContentNanos = NONE;
+    long e2elEndNanos = NONE;
+    long endNanos;
+    long[] tokenChunkNanos = new long[0];
+    int[] tokenChunkCumTokens;
+    int promptTokens;
+    int usagePromptTokens = -1;
+    int outputTokens;
+    TokenSource outputTokenSource = TokenSource.NONE;
+    String generatedText;
+    int status;
+    boolean doneSeen;
+    String requestId;
+    RequestFailure failure;
+    boolean cancelled;
+
+    public Builder index(int v) {
+      index = v;
+      return this;
+    }
+
+    public Builder phase(Phase v) {
+      phase = Objects.requireNonNull(v);
+      return this;
+    }
+
+    public Builder api(Backend.Api v) {
+      api = Objects.requireNonNull(v);
+      return this;
+    }
+
+    public Builder intendedNanos(long v) {
+      intendedNanos = v;
+      return this;
+    }
+
+    public Builder sendNanos(long v) {
+      sendNanos = v;
+      return this;
+    }
+
+    public Builder headersNanos(long v) {
+      headersNanos = v;
+      return this;
+    }
+
+    public Builder firstChoicesNanos(long v) {
+      firstChoicesNanos = v;
+      return this;
+    }
+
+    public Builder firstContentNanos(long v) {
+      firstContentNanos = v;
+      return this;
+    }
+
+    public Builder e2elEndNanos(long v) {
+      e2elEndNanos = v;
+      return this;
+    }
+
+    public Builder endNanos(long v) {
+      endNanos = v;
+      return this;
+    }
+
+    public Builder tokenChunkNanos(long... v) {
+      tokenChunkNanos = v.clone();
+      return this;
+    }
+
+    Builder tokenChunkNanosNoCopy(long[] v) {
+      tokenChunkNanos = v;
+      return this;
+    }
+
+    Builder tokenChunkCumTokens(int[] v) {
+      tokenChunkCumTokens = v;
+      return this;
+    }
+
+    public Builder promptTokens(int v) {
+      promptTokens = v;
+      return this;
+    }
+
+    public Builder usagePromptTokens(int v) {
+      usagePromptTokens = v;
+      return this;
+    }
+
+    public Builder outputTokens(int v, TokenSource source) {
+      outputTokens = v;
+      outputTokenSource = Objects.requireNonNull(source);
+      return this;
+    }
+
+    public Builder generatedText(String v) {
+      generatedText = v;
+      return this;
+    }
+
+    public Builder status(int v) {
+      status = v;
+      return this;
+    }
+
+    public Builder doneSeen(boolean v) {
+      doneSeen = v;
+      return this;
+    }
+
+    public Builder requestId(String v) {
+      requestId = v;
+      return this;
+    }
+
+    public Builder failure(RequestFailure v) {
+      failure = v;
+      return this;
+    }
+
+    public Builder cancelled(boolean v) {
+      cancelled = v;
+      return this;
+    }
+
+    public RequestRecord build() {
+      return new RequestRecord(this);
+    }
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Equality of two records' observable timelines (for tests). */
+  boolean sameTimeline(RequestRecord o) {
+    return Arrays.equals(tokenChunkNanos, o.tokenChunkNanos) && sendNanos == o.sendNanos;
+  }
+}

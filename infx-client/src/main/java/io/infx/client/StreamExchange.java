@@ -1,0 +1,508 @@
+package io.infx.client;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import io.infx.client.sse.SseEvent;
+import io.infx.client.sse.SseParser;
+import io.infx.client.tokenizer.Tokenizer;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.net.ConnectException;
+import java.net.NoRouteToHostException;
+import java.net.SocketTimeoutException;
+import java.net.UnknownHostException;
+import java.nio.ByteBuffer;
+import java.nio.channels.UnresolvedAddressException;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.hc.client5.http.ConnectTimeoutException;
+import org.apache.hc.client5.http.HttpHostConnectException;
+import org.apache.hc.core5.concurrent.FutureCallback;
+import org.apache.hc.core5.http.EntityDetails;
+import org.apache.hc.core5.http.Header;
+import org.apache.hc.core5.http.HttpResponse;
+import org.apache.hc.core5.http.impl.EnglishReasonPhraseCatalog;
+import org.apache.hc.core5.http.nio.AsyncResponseConsumer;
+import org.apache.hc.core5.http.nio.CapacityChannel;
+import org.apache.hc.core5.http.protocol.HttpContext;
+
+/**
+ * One request's life on the I/O thread: response head, SSE framing, chunk decoding with Jackson's
+ * streaming parser, timestamps taken on arrival. Completes its future exactly once — on stream end,
+ * failure, timeout or cancellation.
+ */
+final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseParser.Listener,
+    FutureCallback<RequestRecord> {
+
+  private static final int MAX_BODY = 2048;
+
+  private final JsonFactory json;
+  private final InferenceRequest request;
+  private final int index;
+  private final RequestRecord.Phase phase;
+  private final boolean retainText;
+  private final Tokenizer tokenizer;
+  final CompletableFuture<RequestRecord> result = new CompletableFuture<>();
+  private final AtomicBoolean finished = new AtomicBoolean();
+  private final SseParser sse = new SseParser(this);
+
+  final long intendedNanos;
+  volatile long sendNanos;
+  volatile long lastActivityNanos;
+  volatile boolean headersSeen;
+  volatile Future<RequestRecord> future;
+  private volatile String timeoutReason;
+  private Runnable onFinish;
+
+  private int status;
+  private String reason = "";
+  private String requestId;
+  private long headersNanos = RequestRecord.NONE;
+  private long firstChoicesNanos = RequestRecord.NONE;
+  private long lastChoicesNanos = RequestRecord.NONE;
+  private long lastDataNanos = RequestRecord.NONE;
+  private long firstContentNanos = RequestRecord.NONE;
+  private long[] tokenTimes = new long[16];
+  private int tokenCount;
+  private int[] cumTokens;
+  private boolean cumValid = true;
+  private int usagePrompt = -1;
+  private int usageCompletion = -1;
+  private boolean doneSeen;
+  private StringBuilder text;
+  private byte[] errorBody;
+  private int errorBodyLen;
+  private RequestFailure streamFailure;
+
+  // per-chunk scratch
+  private int chunkChoices;
+  private boolean chunkToken;
+  private boolean chunkContent;
+  private int chunkCompletion;
+
+  StreamExchange(JsonFactory json, InferenceRequest request, int index, RequestRecord.Phase phase,
+      long intendedNanos, boolean retainText, Tokenizer tokenizer) {
+    this.json = json;
+    this.request = request;
+    this.index = index;
+    this.phase = phase;
+    this.intendedNanos = intendedNanos;
+    this.retainText = retainText;
+    this.tokenizer = tokenizer;
+  }
+
+  void onFinish(Runnable r) {
+    this.onFinish = r;
+  }
+
+  // ---- AsyncResponseConsumer ----
+
+  @Override
+  public void consumeResponse(HttpResponse response, EntityDetails entityDetails,
+      HttpContext context, FutureCallback<RequestRecord> resultCallback) {
+    long now = System.nanoTime();
+    headersNanos = now;
+    lastActivityNanos = now;
+    headersSeen = true;
+    status = response.getCode();
+    String rp = response.getReasonPhrase();
+    reason = rp == null || rp.isEmpty()
+        ? String.valueOf(EnglishReasonPhraseCatalog.INSTANCE.getReason(status, Locale.ROOT)) : rp;
+    Header id = response.getFirstHeader("x-request-id");
+    requestId = id == null ? null : id.getValue();
+    if (entityDetails == null) {
+      complete(now);
+    }
+  }
+
+  @Override
+  public void informationResponse(HttpResponse response, HttpContext context) {}
+
+  @Override
+  public void updateCapacity(CapacityChannel capacityChannel) throws IOException {
+    capacityChannel.update(Integer.MAX_VALUE);
+  }
+
+  @Override
+  public void consume(ByteBuffer src) {
+    long now = System.nanoTime();
+    lastActivityNanos = now;
+    if (finished.get()) {
+      src.position(src.limit());
+      return;
+    }
+    if (status == 200) {
+      sse.feed(src, now);
+    } else {
+      keepErrorBody(src);
+    }
+  }
+
+  @Override
+  public void streamEnd(List<? extends Header> trailers) {
+    long now = System.nanoTime();
+    sse.end();
+    complete(now);
+  }
+
+  @Override
+  public void failed(Exception cause) {
+    fail(cause);
+  }
+
+  @Override
+  public void releaseResources() {}
+
+  // ---- FutureCallback of the client's execute() ----
+
+  @Override
+  public void completed(RequestRecord r) {
+    // already completed through complete()
+  }
+
+  @Override
+  public void cancelled() {
+    long now = System.nanoTime();
+    String t = timeoutReason;
+    if (t != null) {
+      finish(now, new RequestFailure(FailureClass.TIMEOUT, t, status, ""), false);
+    } else {
+      finish(now, null, true);
+    }
+  }
+
+  // ---- SSE events ----
+
+  @Override
+  public void onEvent(SseEvent e) {
+    if (streamFailure != null) {
+      return;
+    }
+    if (e.isDone()) {
+      doneSeen = true;
+      return;
+    }
+    long t = e.arrivalNanos();
+    String type = e.isMessage() ? null : e.type();
+    if (type != null && !type.equals("error")) {
+      return; // other named events are not part of the OpenAI stream
+    }
+    chunkChoices = 0;
+    chunkToken = false;
+    chunkContent = false;
+    chunkCompletion = -1;
+    try (JsonParser p = json.createParser(e.dataBytes(), 0, e.dataLength())) {
+      if (p.nextToken() != JsonToken.START_OBJECT) {
+        throw new IOException("chunk is not a JSON object");
+      }
+      JsonToken tok;
+      while ((tok = p.nextToken()) == JsonToken.FIELD_NAME) {
+        String name = p.currentName();
+        JsonToken v = p.nextToken();
+        switch (name) {
+          case "choices" -> {
+            if (v == JsonToken.START_ARRAY) {
+              choices(p);
+            } else {
+              p.skipChildren();
+            }
+          }
+          case "usage" -> {
+            if (v == JsonToken.START_OBJECT) {
+              usage(p);
+            } else {
+              p.skipChildren();
+            }
+          }
+          case "error" -> {
+            String msg = v == JsonToken.START_OBJECT ? errorMessage(p) : p.getValueAsString("error");
+            streamFailure = new RequestFailure(FailureClass.STREAM,
+                "in-stream error: " + msg, status, excerpt(e.dataBytes(), e.dataLength()));
+            return;
+          }
+          default -> p.skipChildren();
+        }
+      }
+      if (tok != JsonToken.END_OBJECT || p.nextToken() != null) {
+        throw new IOException("trailing content after the chunk object");
+      }
+    } catch (IOException ex) {
+      streamFailure = new RequestFailure(FailureClass.DECODE,
+          "malformed chunk: " + firstLine(ex.getMessage()), status,
+          excerpt(e.dataBytes(), e.dataLength()));
+      return;
+    }
+    if (type != null) {
+      streamFailure = new RequestFailure(FailureClass.STREAM, "in-stream error event", status,
+          excerpt(e.dataBytes(), e.dataLength()));
+      return;
+    }
+    lastDataNanos = t;
+    if (chunkChoices > 0) {
+      if (firstChoicesNanos == RequestRecord.NONE) {
+        firstChoicesNanos = t;
+      }
+      lastChoicesNanos = t;
+    }
+    if (chunkContent && firstContentNanos == RequestRecord.NONE) {
+      firstContentNanos = t;
+    }
+    if (chunkToken) {
+      if (tokenCount == tokenTimes.length) {
+        tokenTimes = Arrays.copyOf(tokenTimes, tokenCount * 2);
+      }
+      tokenTimes[tokenCount] = t;
+      if (cumValid) {
+        if (chunkCompletion >= 0) {
+          if (cumTokens == null) {
+            cumTokens = new int[tokenTimes.length];
+          } else if (cumTokens.length < tokenTimes.length) {
+            cumTokens = Arrays.copyOf(cumTokens, tokenTimes.length);
+          }
+          cumTokens[tokenCount] = chunkCompletion;
+        } else {
+          cumValid = false;
+          cumTokens = null;
+        }
+      }
+      tokenCount++;
+    }
+  }
+
+  private void choices(JsonParser p) throws IOException {
+    while (p.nextToken() == JsonToken.START_OBJECT) {
+      chunkChoices++;
+      while (p.nextToken() == JsonToken.FIELD_NAME) {
+        String name = p.currentName();
+        JsonToken v = p.nextToken();
+        if (name.equals("text")) {
+          content(p, v);
+        } else if (name.equals("delta") && v == JsonToken.START_OBJECT) {
+          while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String d = p.currentName();
+            JsonToken dv = p.nextToken();
+            switch (d) {
+              case "content" -> content(p, dv);
+              case "reasoning_content", "reasoning" -> {
+                if (dv == JsonToken.VALUE_STRING && p.getTextLength() > 0) {
+                  chunkToken = true;
+                }
+              }
+              case "tool_calls" -> {
+                if (dv == JsonToken.START_ARRAY) {
+                  if (p.nextToken() != JsonToken.END_ARRAY) {
+                    chunkToken = true;
+                    p.skipChildren();
+                    while (p.nextToken() != JsonToken.END_ARRAY) {
+                      p.skipChildren();
+                    }
+                  }
+                } else {
+                  p.skipChildren();
+                }
+              }
+              default -> p.skipChildren();
+            }
+          }
+        } else {
+          p.skipChildren();
+        }
+      }
+    }
+  }
+
+  private void content(JsonParser p, JsonToken v) throws IOException {
+    if (v != JsonToken.VALUE_STRING) {
+      p.skipChildren();
+      return;
+    }
+    int len = p.getTextLength();
+    if (len == 0) {
+      return;
+    }
+    chunkToken = true;
+    chunkContent = true;
+    if (retainText || tokenizer != null) {
+      if (text == null) {
+        text = new StringBuilder(64);
+      }
+      text.append(p.getTextCharacters(), p.getTextOffset(), len);
+    }
+  }
+
+  private void usage(JsonParser p) throws IOException {
+    while (p.nextToken() == JsonToken.FIELD_NAME) {
+      String name = p.currentName();
+      JsonToken v = p.nextToken();
+      if (v == JsonToken.VALUE_NUMBER_INT) {
+        if (name.equals("completion_tokens")) {
+          chunkCompletion = p.getIntValue();
+          usageCompletion = chunkCompletion;
+        } else if (name.equals("prompt_tokens")) {
+          usagePrompt = p.getIntValue();
+        }
+      } else {
+        p.skipChildren();
+      }
+    }
+  }
+
+  private static String errorMessage(JsonParser p) throws IOException {
+    String msg = "";
+    while (p.nextToken() == JsonToken.FIELD_NAME) {
+      String name = p.currentName();
+      JsonToken v = p.nextToken();
+      if (name.equals("message") && v == JsonToken.VALUE_STRING) {
+        msg = p.getText();
+      } else {
+        p.skipChildren();
+      }
+    }
+    return msg;
+  }
+
+  // ---- completion ----
+
+  void timeout(String why) {
+    if (finished.get()) {
+      return;
+    }
+    timeoutReason = why;
+    Future<RequestRecord> f = future;
+    if (f != null) {
+      f.cancel(true);
+    }
+    finish(System.nanoTime(), new RequestFailure(FailureClass.TIMEOUT, why, status, ""), false);
+  }
+
+  void cancel() {
+    Future<RequestRecord> f = future;
+    if (f != null) {
+      f.cancel(true);
+    }
+    finish(System.nanoTime(), null, true);
+  }
+
+  private void complete(long now) {
+    RequestFailure f;
+    if (status != 200) {
+      FailureClass k = status >= 500 ? FailureClass.HTTP_5XX
+          : status >= 400 ? FailureClass.HTTP_4XX : FailureClass.HTTP_OTHER;
+      String body = errorBody == null ? ""
+          : new String(errorBody, 0, errorBodyLen, StandardCharsets.UTF_8);
+      f = new RequestFailure(k, reason, status, body);
+    } else if (streamFailure != null) {
+      f = streamFailure;
+    } else if (tokenCount == 0) {
+      f = new RequestFailure(FailureClass.STREAM,
+          "the stream ended without a token (no chunk to compute TTFT)", status, "");
+    } else {
+      f = null;
+    }
+    finish(now, f, false);
+  }
+
+  private void fail(Exception cause) {
+    long now = System.nanoTime();
+    String t = timeoutReason;
+    if (t != null) {
+      finish(now, new RequestFailure(FailureClass.TIMEOUT, t, status, ""), false);
+      return;
+    }
+    FailureClass k;
+    if (cause instanceof SocketTimeoutException) {
+      k = FailureClass.TIMEOUT;
+    } else if (!headersSeen && isConnectFailure(cause)) {
+      k = FailureClass.CONNECT;
+    } else {
+      k = FailureClass.STREAM;
+    }
+    String msg = cause.getClass().getSimpleName()
+        + (cause.getMessage() == null ? "" : ": " + firstLine(cause.getMessage()));
+    finish(now, new RequestFailure(k, msg, status, ""), false);
+  }
+
+  static boolean isConnectFailure(Throwable c) {
+    for (Throwable t = c; t != null; t = t.getCause()) {
+      if (t instanceof ConnectException || t instanceof HttpHostConnectException
+          || t instanceof ConnectTimeoutException || t instanceof NoRouteToHostException
+          || t instanceof UnknownHostException || t instanceof UnresolvedAddressException) {
+        return true;
+      }
+      if (t instanceof InterruptedIOException && !(t instanceof SocketTimeoutException)) {
+        return false;
+      }
+    }
+    return false;
+  }
+
+  private void finish(long now, RequestFailure failure, boolean cancelled) {
+    if (!finished.compareAndSet(false, true)) {
+      return;
+    }
+    RequestRecord.Builder b = RequestRecord.builder()
+        .index(index).phase(phase).api(request.api())
+        .intendedNanos(intendedNanos).sendNanos(sendNanos).endNanos(now)
+        .headersNanos(headersNanos).firstChoicesNanos(firstChoicesNanos)
+        .firstContentNanos(firstContentNanos)
+        .promptTokens(request.promptTokens()).status(status).doneSeen(doneSeen)
+        .requestId(requestId).cancelled(cancelled).failure(failure);
+    int n = tokenCount;
+    b.tokenChunkNanosNoCopy(Arrays.copyOf(tokenTimes, n));
+    if (cumValid && cumTokens != null && n > 0) {
+      b.tokenChunkCumTokens(Arrays.copyOf(cumTokens, n));
+    }
+    if (usagePrompt >= 0) {
+      b.usagePromptTokens(usagePrompt);
+    }
+    String generated = text == null ? "" : text.toString();
+    if (retainText) {
+      b.generatedText(generated);
+    }
+    if (failure == null && !cancelled) {
+      long end = request.api() == Backend.Api.CHAT ? lastDataNanos : lastChoicesNanos;
+      b.e2elEndNanos(end);
+      if (usageCompletion >= 0) {
+        b.outputTokens(usageCompletion, TokenSource.USAGE);
+      } else if (tokenizer != null) {
+        b.outputTokens(tokenizer.count(generated), TokenSource.TOKENIZER);
+      } else {
+        b.outputTokens(n, TokenSource.CHUNKS);
+      }
+    }
+    RequestRecord r = b.build();
+    Runnable hook = onFinish;
+    if (hook != null) {
+      hook.run();
+    }
+    result.complete(r);
+  }
+
+  private void keepErrorBody(ByteBuffer src) {
+    if (errorBody == null) {
+      errorBody = new byte[MAX_BODY];
+    }
+    int k = Math.min(src.remaining(), MAX_BODY - errorBodyLen);
+    src.get(errorBody, errorBodyLen, k);
+    errorBodyLen += k;
+    src.position(src.limit());
+  }
+
+  private static String excerpt(byte[] b, int len) {
+    return new String(b, 0, Math.min(len, MAX_BODY), StandardCharsets.UTF_8);
+  }
+
+  private static String firstLine(String s) {
+    if (s == null) {
+      return "";
+    }
+    int nl = s.indexOf('\n');
+    return nl < 0 ? s : s.substring(0, nl);
+  }
+}

@@ -1,0 +1,248 @@
+package io.infx.client.sse;
+
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * Incremental Server-Sent Events parser following the WHATWG HTML "event stream interpretation"
+ * rules: lines end in CRLF, LF or CR (a CRLF split across two reads is one line end); a leading
+ * UTF-8 BOM is dropped once; lines starting with {@code :} are comments; {@code data} lines
+ * accumulate (joined with LF); {@code event}, {@code id} (ignored when it contains NUL) and
+ * {@code retry} (ASCII digits only) are honoured; one optional space after the colon is removed;
+ * a blank line dispatches the event unless its data buffer is empty; an unterminated event at the
+ * end of the stream is discarded.
+ *
+ * <p>The parser works on bytes: every delimiter is ASCII, so splitting the input inside a UTF-8
+ * sequence cannot change the result, and event data is handed to the listener as the raw UTF-8
+ * bytes (no {@code String} per event). Any split of the same byte stream therefore yields the same
+ * events; each event carries the arrival timestamp of the read that completed it.
+ *
+ * <p>Not thread-safe: one parser per stream, fed from one thread at a time. The hot path allocates
+ * nothing once its buffers have grown to the largest line and event seen.
+ */
+public final class SseParser {
+
+  /** Receives dispatched events; the view is reused and valid only during the call. */
+  @FunctionalInterface
+  public interface Listener {
+    void onEvent(SseEvent event);
+
+    /** A valid {@code retry} field was seen (milliseconds). */
+    default void onRetry(long millis) {}
+  }
+
+  private static final byte CR = '\r';
+  private static final byte LF = '\n';
+  private static final byte[] BOM = {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF};
+
+  private final Listener listener;
+  private final SseEvent event = new SseEvent();
+
+  private byte[] line = new byte[256];
+  private int lineLen;
+  private boolean lastWasCr;
+  private int bomMatched; // bytes of the BOM matched so far; -1 once decided
+  private long bytes;
+  private byte[] scratch; // for direct ByteBuffers
+
+  public SseParser(Listener listener) {
+    this.listener = Objects.requireNonNull(listener, "listener");
+  }
+
+  /** Total bytes fed so far. */
+  public long bytesFed() {
+    return bytes;
+  }
+
+  /** Feeds the remaining bytes of {@code src} (consumed), read at {@code arrivalNanos}. */
+  public void feed(ByteBuffer src, long arrivalNanos) {
+    int n = src.remaining();
+    if (n == 0) {
+      return;
+    }
+    if (src.hasArray()) {
+      feed(src.array(), src.arrayOffset() + src.position(), n, arrivalNanos);
+      src.position(src.limit());
+    } else {
+      if (scratch == null || scratch.length < Math.min(n, 1 << 16)) {
+        scratch = new byte[Math.max(4096, Math.min(n, 1 << 16))];
+      }
+      while (src.hasRemaining()) {
+        int k = Math.min(src.remaining(), scratch.length);
+        src.get(scratch, 0, k);
+        feed(scratch, 0, k, arrivalNanos);
+      }
+    }
+  }
+
+  /** Feeds {@code len} bytes of {@code b} from {@code off}, read at {@code arrivalNanos}. */
+  public void feed(byte[] b, int off, int len, long arrivalNanos) {
+    bytes += len;
+    int end = off + len;
+    int i = off;
+    if (bomMatched >= 0) {
+      while (i < end && bomMatched >= 0 && bomMatched < 3) {
+        if (b[i] == BOM[bomMatched]) {
+          bomMatched++;
+          i++;
+        } else {
+          // Not a BOM: the bytes matched so far are content.
+          int matched = bomMatched;
+          bomMatched = -1;
+          if (matched > 0) {
+            feedBody(BOM, 0, matched, arrivalNanos);
+          }
+        }
+      }
+      if (bomMatched == 3) {
+        bomMatched = -1;
+      }
+      if (bomMatched >= 0) {
+        return; // still undecided (stream so far is a BOM prefix)
+      }
+    }
+    feedBody(b, i, end - i, arrivalNanos);
+  }
+
+  private void feedBody(byte[] b, int off, int len, long arrivalNanos) {
+    int end = off + len;
+    int i = off;
+    if (lastWasCr && i < end) {
+      lastWasCr = false;
+      if (b[i] == LF) {
+        i++;
+      }
+    }
+    int start = i;
+    while (i < end) {
+      byte c = b[i];
+      if (c == LF || c == CR) {
+        if (lineLen == 0) {
+          processLine(b, start, i - start, arrivalNanos);
+        } else {
+          append(b, start, i - start);
+          processLine(line, 0, lineLen, arrivalNanos);
+          lineLen = 0;
+        }
+        i++;
+        if (c == CR) {
+          if (i < end) {
+            if (b[i] == LF) {
+              i++;
+            }
+          } else {
+            lastWasCr = true;
+          }
+        }
+        start = i;
+      } else {
+        i++;
+      }
+    }
+    if (start < end) {
+      append(b, start, end - start);
+    }
+  }
+
+  /**
+   * Ends the stream: a partial line or an event without its terminating blank line is discarded,
+   * as the WHATWG rules require.
+   */
+  public void end() {
+    lineLen = 0;
+    lastWasCr = false;
+    event.resetPending();
+  }
+
+  private void append(byte[] b, int off, int len) {
+    if (len == 0) {
+      return;
+    }
+    if (lineLen + len > line.length) {
+      line = Arrays.copyOf(line, Math.max(line.length * 2, lineLen + len));
+    }
+    System.arraycopy(b, off, line, lineLen, len);
+    lineLen += len;
+  }
+
+  private void processLine(byte[] b, int off, int len, long arrivalNanos) {
+    if (len == 0) {
+      dispatch(arrivalNanos);
+      return;
+    }
+    if (b[off] == ':') {
+      return; // comment
+    }
+    int colon = -1;
+    for (int k = off; k < off + len; k++) {
+      if (b[k] == ':') {
+        colon = k;
+        break;
+      }
+    }
+    int nameEnd;
+    int valueStart;
+    if (colon < 0) {
+      nameEnd = off + len;
+      valueStart = off + len;
+    } else {
+      nameEnd = colon;
+      valueStart = colon + 1;
+      if (valueStart < off + len && b[valueStart] == ' ') {
+        valueStart++;
+      }
+    }
+    int nameLen = nameEnd - off;
+    int valueLen = off + len - valueStart;
+    if (is(b, off, nameLen, 'd', 'a', 't', 'a')) {
+      event.appendData(b, valueStart, valueLen);
+    } else if (is(b, off, nameLen, 'e', 'v', 'e', 'n', 't')) {
+      event.setType(b, valueStart, valueLen);
+    } else if (is(b, off, nameLen, 'i', 'd')) {
+      for (int k = valueStart; k < valueStart + valueLen; k++) {
+        if (b[k] == 0) {
+          return;
+        }
+      }
+      event.setPendingId(b, valueStart, valueLen);
+    } else if (is(b, off, nameLen, 'r', 'e', 't', 'r', 'y')) {
+      if (valueLen == 0 || valueLen > 18) {
+        return;
+      }
+      long v = 0;
+      for (int k = valueStart; k < valueStart + valueLen; k++) {
+        int d = b[k] - '0';
+        if (d < 0 || d > 9) {
+          return;
+        }
+        v = v * 10 + d;
+      }
+      listener.onRetry(v);
+    }
+    // any other field name is ignored
+  }
+
+  private void dispatch(long arrivalNanos) {
+    event.commitId();
+    if (!event.hasData()) {
+      event.resetPending();
+      return;
+    }
+    event.prepareDispatch(arrivalNanos);
+    listener.onEvent(event);
+    event.resetPending();
+  }
+
+  private static boolean is(byte[] b, int off, int len, char... name) {
+    if (len != name.length) {
+      return false;
+    }
+    for (int k = 0; k < len; k++) {
+      if (b[off + k] != name[k]) {
+        return false;
+      }
+    }
+    return true;
+  }
+}

@@ -1,0 +1,141 @@
+package io.infx.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.infx.client.sim.Faults;
+import io.infx.client.sim.SimConfig;
+import io.infx.client.sim.SimServer;
+import io.infx.client.sim.Timeline;
+import io.infx.client.tokenizer.BuiltinTokenizer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class StreamingClientSimTest {
+
+  /** Loaded-CI tolerance between what the client measured and the server's true timeline. */
+  private static final long TOLERANCE_NANOS = Duration.ofMillis(25).toNanos();
+
+  private static ClientOptions options(SimServer sim, Duration deadline) {
+    return ClientOptions.builder().baseUri(sim.baseUri()).maxConnections(16)
+        .deadlines(Deadlines.builder().connect(deadline).firstByte(deadline).idle(deadline)
+            .total(deadline.multipliedBy(4)).build())
+        .build();
+  }
+
+  private static InferenceRequest chat(String prompt, int maxTokens) {
+    byte[] body = RequestBodies.chat("m", List.of(ChatMessage.user(prompt)), maxTokens,
+        BodyOptions.builder().ignoreEos(true).build());
+    return new InferenceRequest(Backend.Api.CHAT, "/v1/chat/completions", body, 3);
+  }
+
+  private static InferenceRequest completion(String prompt, int maxTokens) {
+    byte[] body = RequestBodies.completions("m", prompt, maxTokens,
+        BodyOptions.builder().ignoreEos(true).build());
+    return new InferenceRequest(Backend.Api.COMPLETIONS, "/v1/completions", body, 3);
+  }
+
+  @Test
+  void chatStreamMatchesTheTrueTimeline() throws Exception {
+    SimConfig cfg = SimConfig.builder().decodeStepBase(Duration.ofMillis(5)).build();
+    try (SimServer sim = SimServer.start(cfg);
+        StreamingClient client = StreamingClient.create(options(sim, Duration.ofSeconds(10)))) {
+      RequestRecord r = client.send(chat("hello there", 20)).get(30, TimeUnit.SECONDS);
+      assertThat(r.success()).as(r.toString()).isTrue();
+      assertThat(r.outputTokens()).isEqualTo(20);
+      assertThat(r.outputTokenSource()).isEqualTo(TokenSource.USAGE);
+      assertThat(r.tokenChunks()).isEqualTo(20);
+      assertThat(r.doneSeen()).isTrue();
+      // the role-only prelude is the reference's TTFT point, never ours
+      assertThat(r.firstChoicesNanos().getAsLong()).isLessThanOrEqualTo(r.firstTokenNanos().getAsLong());
+      // generated text re-tokenizes to the usage count with the shared builtin tokenizer
+      assertThat(BuiltinTokenizer.instance().count(r.generatedText())).isEqualTo(20);
+      Timeline t = sim.timeline(r.requestId().orElseThrow()).orElseThrow();
+      assertThat(t.chunkNanos()).hasSize(20);
+      for (int i = 0; i < 20; i++) {
+        long measured = r.tokenChunkNanos(i);
+        long truth = t.chunkNanos().get(i);
+        assertThat(measured - truth).as("chunk %d arrival − true send", i)
+            .isBetween(0L, TOLERANCE_NANOS);
+      }
+      // 20 steps of ≥ 5 ms
+      assertThat(r.e2elSeconds() - r.ttftSeconds()).isGreaterThan(0.019 * 5);
+    }
+  }
+
+  @Test
+  void completionsStreamAndStreamInterval() throws Exception {
+    SimConfig cfg = SimConfig.builder().streamInterval(4).decodeStepBase(Duration.ofMillis(1))
+        .build();
+    try (SimServer sim = SimServer.start(cfg);
+        StreamingClient client = StreamingClient.create(options(sim, Duration.ofSeconds(10)))) {
+      RequestRecord r = client.send(completion("a b c", 10)).get(30, TimeUnit.SECONDS);
+      assertThat(r.success()).as(r.toString()).isTrue();
+      assertThat(r.outputTokens()).isEqualTo(10);
+      assertThat(r.tokenChunks()).isEqualTo(3); // 4 + 4 + 2
+      assertThat(r.firstChoicesNanos()).isEqualTo(r.firstTokenNanos());
+    }
+  }
+
+  @Test
+  void everyInjectedFaultIsClassifiedAndNothingHangs() throws Exception {
+    record Case(Faults.Kind kind, FailureClass expected) {}
+    List<Case> cases = List.of(
+        new Case(Faults.Kind.HTTP_400, FailureClass.HTTP_4XX),
+        new Case(Faults.Kind.HTTP_500, FailureClass.HTTP_5XX),
+        new Case(Faults.Kind.RESET_MID_STREAM, FailureClass.STREAM),
+        new Case(Faults.Kind.STALL, FailureClass.TIMEOUT),
+        new Case(Faults.Kind.DELAYED_HEADERS, FailureClass.TIMEOUT),
+        new Case(Faults.Kind.MALFORMED_CHUNK, FailureClass.DECODE),
+        new Case(Faults.Kind.IN_STREAM_ERROR, FailureClass.STREAM));
+    for (Case c : cases) {
+      Faults f = Faults.builder().rate(1).putWeights(c.kind(), 1.0)
+          .headerDelay(Duration.ofSeconds(5)).stall(Duration.ofSeconds(30)).build();
+      SimConfig cfg = SimConfig.builder().faults(f).build();
+      try (SimServer sim = SimServer.start(cfg);
+          StreamingClient client = StreamingClient.create(options(sim, Duration.ofMillis(500)))) {
+        RequestRecord r = client.send(chat("x", 8)).get(20, TimeUnit.SECONDS);
+        assertThat(r.success()).as(c.kind().name()).isFalse();
+        assertThat(r.failure().orElseThrow().kind()).as(c.kind() + ": " + r.failure())
+            .isEqualTo(c.expected());
+      }
+    }
+  }
+
+  @Test
+  void connectionRefusedIsAConnectFailure() throws Exception {
+    int port;
+    try (SimServer sim = SimServer.start(SimConfig.defaults())) {
+      port = sim.port();
+    }
+    ClientOptions o = ClientOptions.builder()
+        .baseUri(java.net.URI.create("http://127.0.0.1:" + port))
+        .deadlines(Deadlines.all(Duration.ofSeconds(2))).build();
+    try (StreamingClient client = StreamingClient.create(o)) {
+      RequestRecord r = client.send(chat("x", 2)).get(20, TimeUnit.SECONDS);
+      assertThat(r.failure().orElseThrow().kind()).isEqualTo(FailureClass.CONNECT);
+    }
+  }
+
+  @Test
+  void manyConcurrentStreamsAllComplete() throws Exception {
+    try (SimServer sim = SimServer.start(SimConfig.defaults());
+        StreamingClient client = StreamingClient.create(options(sim, Duration.ofSeconds(10)))) {
+      List<CompletableFuture<RequestRecord>> fs = new ArrayList<>();
+      for (int i = 0; i < 64; i++) {
+        fs.add(client.send(completion("prompt number " + i, 32)));
+      }
+      for (CompletableFuture<RequestRecord> f : fs) {
+        RequestRecord r = f.get(30, TimeUnit.SECONDS);
+        assertThat(r.success()).as(r.toString()).isTrue();
+        assertThat(r.outputTokens()).isEqualTo(32);
+      }
+      assertThat(sim.stats().requestsFinished()).isEqualTo(64);
+    }
+  }
+}
