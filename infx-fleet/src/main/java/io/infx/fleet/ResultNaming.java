@@ -1,0 +1,169 @@
+package io.infx.fleet;
+
+import io.infx.core.InfxException;
+import io.infx.fleet.MatrixRow.Shape;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.OptionalInt;
+
+/**
+ * {@code RESULT_FILENAME} and the names derived from it (fleet spec §4): the join key of every
+ * later stage — raw result {@code <RF>.json}, aggregate {@code agg_<RF>.json}, artifact names.
+ *
+ * <p>Single-node base (reference {@code benchmark-tmpl.yml}):
+ * <pre>{EXP_NAME}_{PRECISION}_{FRAMEWORK}_tp{TP}-pp{PP_SIZE}-dcp{DCP_SIZE}-pcp{PCP_SIZE}-ep{EP_SIZE}-dpa{DP_ATTENTION}_disagg-{DISAGG}_spec-{SPEC_DECODING}_conc{CONC}_{RUNNER_NAME}</pre>
+ * Multi-node base ({@code benchmark-multinode-tmpl.yml}; note {@code -dp} instead of {@code -dpa},
+ * and the concurrency list joined with {@code x}):
+ * <pre>{EXP_NAME}_{PRECISION}_{FRAMEWORK}_prefill-tp{..}-pp{..}-dcp{..}-pcp{..}-ep{..}-dp{..}-nw{..}_decode-tp{..}-pp{..}-dcp{..}-pcp{..}-ep{..}-dp{..}-nw{..}_disagg-{DISAGG}_spec-{SPEC_DECODING}_conc{c1}x{c2}…_{RUNNER_NAME}</pre>
+ * A non-empty {@code recipe-fingerprint} is then appended per {@link FingerprintPolicy}.
+ * {@code RUNNER_NAME} is the concrete runner, so one point on two machines gets two names.
+ */
+public final class ResultNaming {
+
+  /** Stem budget of the newer rule, in UTF-8 bytes. */
+  public static final int STEM_BUDGET_BYTES = 120;
+  /** File-name limit the point names are fitted into (bytes). */
+  public static final int FILENAME_LIMIT_BYTES = 255;
+
+  private ResultNaming() {}
+
+  /**
+   * {@code RESULT_FILENAME} of {@code row} on {@code runner}.
+   *
+   * @throws io.infx.core.ValidationException when the row lacks a key the name needs
+   */
+  public static String resultFilename(MatrixRow row, RunnerName runner, FingerprintPolicy policy) {
+    RunContext ctx = RunContext.builder().fingerprintPolicy(policy).build();
+    return EnvProjector.standard().project(row, runner, ctx).resultFilename();
+  }
+
+  /** Computes the name from already projected values (shared with {@link EnvProjector}). */
+  static String fromProjected(Map<String, String> env, Shape shape, RunnerName runner, FingerprintPolicy policy) {
+    StringBuilder base = new StringBuilder();
+    base.append(env.get("EXP_NAME")).append('_').append(env.get("PRECISION")).append('_')
+        .append(env.get("FRAMEWORK")).append('_');
+    if (shape == Shape.SINGLE_NODE) {
+      base.append("tp").append(env.get("TP")).append("-pp").append(env.get("PP_SIZE"))
+          .append("-dcp").append(env.get("DCP_SIZE")).append("-pcp").append(env.get("PCP_SIZE"))
+          .append("-ep").append(env.get("EP_SIZE")).append("-dpa").append(env.get("DP_ATTENTION"))
+          .append("_disagg-").append(env.get("DISAGG")).append("_spec-").append(env.get("SPEC_DECODING"))
+          .append("_conc").append(env.get("CONC"));
+    } else {
+      role(base, env, "prefill");
+      base.append('_');
+      role(base, env, "decode");
+      base.append("_disagg-").append(env.get("DISAGG")).append("_spec-").append(env.get("SPEC_DECODING"))
+          .append("_conc").append(env.get("CONC_LIST").replace(' ', 'x'));
+    }
+    base.append('_').append(runner.name());
+    return withFingerprint(base.toString(), env.getOrDefault("RECIPE_FINGERPRINT", ""), policy);
+  }
+
+  private static void role(StringBuilder sb, Map<String, String> env, String role) {
+    String p = role.toUpperCase(java.util.Locale.ROOT) + "_";
+    sb.append(role).append("-tp").append(env.get(p + "TP")).append("-pp").append(env.get(p + "PP_SIZE"))
+        .append("-dcp").append(env.get(p + "DCP_SIZE")).append("-pcp").append(env.get(p + "PCP_SIZE"))
+        .append("-ep").append(env.get(p + "EP")).append("-dp").append(env.get(p + "DP_ATTN"))
+        .append("-nw").append(env.get(p + "NUM_WORKERS"));
+  }
+
+  /**
+   * Applies the fingerprint rule to a base name: unchanged when {@code fingerprint} is empty;
+   * {@link FingerprintPolicy#LEGACY_PREFIX16} appends {@code _recipe-} + its first 16 characters;
+   * {@link FingerprintPolicy#COMPACT_SHA256} appends the full fingerprint and bounds the result to
+   * {@link #STEM_BUDGET_BYTES} with {@link #compact} (bounding applies with or without a
+   * fingerprint under that policy).
+   */
+  public static String withFingerprint(String base, String fingerprint, FingerprintPolicy policy) {
+    return switch (policy) {
+      case LEGACY_PREFIX16 -> fingerprint.isEmpty() ? base
+          : base + "_recipe-" + fingerprint.substring(0, Math.min(16, fingerprint.length()));
+      case COMPACT_SHA256 -> compact(fingerprint.isEmpty() ? base : base + "_recipe-" + fingerprint,
+          STEM_BUDGET_BYTES);
+    };
+  }
+
+  /**
+   * Name of one multi-node result point, {@code <stem>_<config>_conc<N>_gpus_<G>.json} or, for
+   * disaggregated points, {@code …_gpus_<G>_ctx_<C>_gen_<D>.json}, where {@code config} is the
+   * recipe's output subdirectory ({@code *isl*osl*}) and G/C/D are total/prefill/decode GPUs.
+   * Under {@link FingerprintPolicy#COMPACT_SHA256} the config part is bounded so that
+   * {@code power_validation_<name>.tmp} fits {@link #FILENAME_LIMIT_BYTES}; the numeric tail stays
+   * readable.
+   *
+   * @throws InfxException kind {@code naming} for an empty config or one containing a path separator
+   */
+  public static String pointFilename(String stem, String config, int conc, int gpus,
+      OptionalInt ctxGpus, OptionalInt genGpus, FingerprintPolicy policy) {
+    if (ctxGpus.isPresent() != genGpus.isPresent()) {
+      throw new IllegalArgumentException("ctx and gen GPU counts go together");
+    }
+    requireComponent(config);
+    String tail = "_conc" + conc + "_gpus_" + gpus
+        + (ctxGpus.isPresent() ? "_ctx_" + ctxGpus.getAsInt() + "_gen_" + genGpus.getAsInt() : "");
+    if (policy == FingerprintPolicy.COMPACT_SHA256) {
+      int fixed = utf8("power_validation_" + stem + "_" + tail + ".json.tmp");
+      config = compact(config, FILENAME_LIMIT_BYTES - fixed);
+    }
+    return stem + "_" + config + tail + ".json";
+  }
+
+  /** Per-concurrency result of a multi-node agentic point: {@code <stem>_conc<N>.json}. */
+  public static String agenticPointFilename(String stem, int conc) {
+    return stem + "_conc" + conc + ".json";
+  }
+
+  /**
+   * Bounds a file-name component to {@code budgetBytes} UTF-8 bytes: unchanged when it fits, else
+   * cut (never inside a character) and suffixed with {@code -} + the first 20 hex characters of
+   * the SHA-256 of the whole component — the newer reference helper's rule.
+   *
+   * @throws InfxException kind {@code naming} for an empty component, one containing
+   *     {@code / \ CR LF NUL}, or a budget too small for the suffix
+   */
+  public static String compact(String value, int budgetBytes) {
+    requireComponent(value);
+    byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
+    if (bytes.length <= budgetBytes) {
+      return value;
+    }
+    String suffix = "-" + HexFormat.of().formatHex(sha256(bytes)).substring(0, 20);
+    if (budgetBytes < suffix.length()) {
+      throw new InfxException("naming", "a " + budgetBytes + "-byte budget leaves no room for the identity of '"
+          + value + "'");
+    }
+    int keep = budgetBytes - suffix.length();
+    // Back off to a character boundary (UTF-8 continuation bytes are 10xxxxxx).
+    while (keep > 0 && keep < bytes.length && (bytes[keep] & 0xC0) == 0x80) {
+      keep--;
+    }
+    return new String(bytes, 0, keep, StandardCharsets.UTF_8) + suffix;
+  }
+
+  private static void requireComponent(String value) {
+    if (value == null || value.isEmpty()) {
+      throw new InfxException("naming", "a file-name component is empty");
+    }
+    for (char c : new char[] {'/', '\\', '\r', '\n', '\0'}) {
+      if (value.indexOf(c) >= 0) {
+        throw new InfxException("naming", "file-name component '" + value.replace("\n", "\\n")
+            + "' contains a path separator or control character");
+      }
+    }
+  }
+
+  private static int utf8(String s) {
+    return s.getBytes(StandardCharsets.UTF_8).length;
+  }
+
+  private static byte[] sha256(byte[] bytes) {
+    try {
+      return MessageDigest.getInstance("SHA-256").digest(bytes);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every JDK has SHA-256", e);
+    }
+  }
+}
