@@ -27,6 +27,7 @@ import picocli.CommandLine.Spec;
     subcommands = {
         CommandLine.HelpCommand.class,
         ResultsCommand.class,
+        FleetCommand.class,
     })
 public final class Main implements Runnable {
 
