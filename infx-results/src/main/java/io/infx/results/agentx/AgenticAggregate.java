@@ -1,0 +1,74 @@
+package io.infx.results.agentx;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.infx.core.InfxException;
+import io.infx.core.io.AtomicFiles;
+import io.infx.core.json.Json;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Optional;
+
+/**
+ * One {@code bmk_agentic_*} aggregate: the run's identity, request accounting, request metrics
+ * (seconds, tokens/s, tokens/s/GPU) and normalized server metrics, in the JSON shape InferenceX
+ * and its app read. Immutable: {@link #toJson()} returns a copy.
+ */
+public final class AgenticAggregate {
+
+  private final ObjectNode json;
+
+  AgenticAggregate(ObjectNode json) {
+    this.json = json;
+  }
+
+  /** A copy of the aggregate object, keys in the reference's emission order. */
+  public ObjectNode toJson() {
+    return json.deepCopy();
+  }
+
+  /** Records in the profile export (warmup and errors included). */
+  public long numRequestsTotal() {
+    return json.path("num_requests_total").asLong();
+  }
+
+  /** Profiling-phase records without error: the requests every metric is computed from. */
+  public long numRequestsSuccessful() {
+    return json.path("num_requests_successful").asLong();
+  }
+
+  /** Users (concurrent session trees) of the run. */
+  public int conc() {
+    return json.path("conc").asInt();
+  }
+
+  /** Total (input + output) tokens/s per GPU, when the records carried timestamps and GPUs > 0. */
+  public Optional<Double> totalTokensPerSecondPerGpu() {
+    JsonNode v = json.path("request_metrics").path("throughput").path("per_gpu").path("total_tput_tps");
+    return v.isNumber() ? Optional.of(v.doubleValue()) : Optional.empty();
+  }
+
+  /** Pretty JSON text (two-space indentation), as written to the aggregate file. */
+  public String toPrettyString() {
+    try {
+      return Json.pretty().writeValueAsString(json) + "\n";
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("aggregate is always serializable", e);
+    }
+  }
+
+  /**
+   * Writes the aggregate atomically (temporary sibling renamed into place).
+   *
+   * @throws InfxException kind {@code file} when the file cannot be written
+   */
+  public void writeTo(Path file) {
+    AtomicFiles.write(file, toPrettyString().getBytes(StandardCharsets.UTF_8));
+  }
+
+  @Override
+  public String toString() {
+    return json.toString();
+  }
+}

@@ -1,0 +1,125 @@
+package io.infx.results.agentx.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeType;
+import java.util.Iterator;
+import java.util.Map;
+
+/**
+ * Reading loosely typed JSON values the way the reference aggregator (Python) reads them:
+ * truthiness, lenient numbers, {@code str()} of a value.
+ */
+public final class JsonValues {
+
+  private JsonValues() {}
+
+  /** Python truthiness: null, false, 0, "", {} and [] are false; everything else true. */
+  public static boolean truthy(JsonNode n) {
+    if (n == null || n.isNull() || n.isMissingNode()) {
+      return false;
+    }
+    return switch (n.getNodeType()) {
+      case BOOLEAN -> n.booleanValue();
+      case NUMBER -> n.isIntegralNumber() ? n.bigIntegerValue().signum() != 0 : n.doubleValue() != 0.0;
+      case STRING -> !n.textValue().isEmpty();
+      case OBJECT, ARRAY -> n.size() > 0;
+      default -> true;
+    };
+  }
+
+  /**
+   * A finite number from a JSON number or a numeric string; {@code null} for anything else
+   * (booleans, null, objects, NaN, infinities).
+   */
+  public static Double toFloat(JsonNode n) {
+    if (n == null) {
+      return null;
+    }
+    double v;
+    if (n.isNumber()) {
+      v = n.doubleValue();
+    } else if (n.isTextual()) {
+      try {
+        v = Double.parseDouble(n.textValue().strip());
+      } catch (NumberFormatException e) {
+        return null;
+      }
+    } else {
+      return null;
+    }
+    return Double.isFinite(v) ? v : null;
+  }
+
+  /** An integer (floats truncated toward zero, as Python's {@code int()}); {@code null} if none. */
+  public static Long toInt(JsonNode n) {
+    if (n == null) {
+      return null;
+    }
+    if (n.isIntegralNumber() && n.canConvertToLong()) {
+      return n.longValue();
+    }
+    if (n.isTextual()) {
+      try {
+        return Long.parseLong(n.textValue().strip());
+      } catch (NumberFormatException e) {
+        // fall through to the float reading below
+      }
+    }
+    Double f = toFloat(n);
+    return f == null ? null : (long) f.doubleValue();
+  }
+
+  /** The object member {@code key} of {@code n}, or {@code null} when {@code n} is no object. */
+  public static JsonNode member(JsonNode n, String key) {
+    return n != null && n.isObject() ? n.get(key) : null;
+  }
+
+  /** A metric value stored either as {@code {"value": x}} or as a bare {@code x}. */
+  public static JsonNode metricValue(JsonNode metric) {
+    return metric != null && metric.isObject() ? metric.get("value") : metric;
+  }
+
+  /** Python's {@code str()} of a JSON value (used for error categories and label values). */
+  public static String pyStr(JsonNode n) {
+    if (n == null || n.isNull()) {
+      return "None";
+    }
+    JsonNodeType t = n.getNodeType();
+    switch (t) {
+      case STRING:
+        return n.textValue();
+      case BOOLEAN:
+        return n.booleanValue() ? "True" : "False";
+      case NUMBER:
+        return n.isIntegralNumber() ? n.bigIntegerValue().toString() : PyNumbers.repr(n.doubleValue());
+      case ARRAY: {
+        StringBuilder sb = new StringBuilder("[");
+        for (int i = 0; i < n.size(); i++) {
+          sb.append(i == 0 ? "" : ", ").append(pyRepr(n.get(i)));
+        }
+        return sb.append(']').toString();
+      }
+      case OBJECT: {
+        StringBuilder sb = new StringBuilder("{");
+        Iterator<Map.Entry<String, JsonNode>> it = n.fields();
+        boolean first = true;
+        while (it.hasNext()) {
+          Map.Entry<String, JsonNode> e = it.next();
+          sb.append(first ? "" : ", ").append(quote(e.getKey())).append(": ").append(pyRepr(e.getValue()));
+          first = false;
+        }
+        return sb.append('}').toString();
+      }
+      default:
+        return n.toString();
+    }
+  }
+
+  private static String pyRepr(JsonNode n) {
+    return n != null && n.isTextual() ? quote(n.textValue()) : pyStr(n);
+  }
+
+  private static String quote(String s) {
+    return "'" + s.replace("\\", "\\\\").replace("'", "\\'") + "'";
+  }
+}
