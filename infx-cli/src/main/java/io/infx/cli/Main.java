@@ -28,6 +28,7 @@ import picocli.CommandLine.Spec;
         CommandLine.HelpCommand.class,
         ResultsCommand.class,
         FleetCommand.class,
+        AgentxCommand.class,
     })
 public final class Main implements Runnable {
 

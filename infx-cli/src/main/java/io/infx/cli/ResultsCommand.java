@@ -17,6 +17,8 @@ import picocli.CommandLine.Spec;
     description = "Normalize, collect, summarize and compare benchmark results.",
     subcommands = {
         CommandLine.HelpCommand.class,
+        AgenticAggregateCommand.class,
+        AgenticValidateCommand.class,
     })
 public final class ResultsCommand implements Runnable {
 
