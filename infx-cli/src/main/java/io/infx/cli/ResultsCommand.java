@@ -17,6 +17,7 @@ import picocli.CommandLine.Spec;
     description = "Normalize, collect, summarize and compare benchmark results.",
     subcommands = {
         CommandLine.HelpCommand.class,
+        ResultsProcessCommand.class,
         AgenticAggregateCommand.class,
         AgenticValidateCommand.class,
     })

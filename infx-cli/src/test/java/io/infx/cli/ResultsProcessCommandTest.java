@@ -1,0 +1,102 @@
+package io.infx.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.infx.core.json.Json;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code infx results process} in-process over the results conformance corpus. */
+class ResultsProcessCommandTest {
+
+  @TempDir Path tmp;
+
+  private record Run(int status, String out, String err) {}
+
+  private static Run run(String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int status = Main.run(args, new PrintWriter(out), new PrintWriter(err));
+    return new Run(status, out.toString(), err.toString());
+  }
+
+  private static Path corpusDir() {
+    String shared = System.getenv("INFX_SHARED");
+    Path base = shared != null && !shared.isEmpty()
+        ? Paths.get(shared)
+        : Paths.get(System.getProperty("infx.repo.root", ".")).toAbsolutePath().resolve("../shared");
+    return base.resolve("conformance/results").normalize();
+  }
+
+  @TestFactory
+  Stream<DynamicTest> everyCorpusCaseThroughTheCommandLine() throws Exception {
+    Path corpus = corpusDir();
+    if (!Files.isDirectory(corpus)) {
+      return Stream.of(DynamicTest.dynamicTest("corpus absent", () -> assumeTrue(false,
+          "conformance corpus not found at " + corpus + "; skipping")));
+    }
+    List<Path> cases;
+    try (Stream<Path> s = Files.list(corpus)) {
+      cases = s.filter(Files::isDirectory).sorted().collect(Collectors.toList());
+    }
+    return cases.stream().map(c -> DynamicTest.dynamicTest(c.getFileName().toString(), () -> {
+      Map<String, String> env = Json.mapper().readValue(c.resolve("env.json").toFile(),
+          new TypeReference<LinkedHashMap<String, String>>() {});
+      Path work = Files.createDirectory(tmp.resolve(c.getFileName().toString()));
+      String rf = env.getOrDefault("RESULT_FILENAME", "raw");
+      Files.copy(c.resolve("raw.json"), work.resolve(rf + ".json"));
+      Run r = run("results", "process", "--env-file", c.resolve("env.json").toString(),
+          "--dir", work.toString());
+      if (Files.exists(c.resolve("expected.json"))) {
+        assertThat(r.status()).as(r.err()).isZero();
+        JsonNode printed = Json.mapper().readTree(r.out());
+        assertThat(printed).isEqualTo(Json.mapper().readTree(c.resolve("expected.json").toFile()));
+        assertThat(Files.readString(work.resolve("agg_" + rf + ".json")).strip())
+            .isEqualTo(r.out().strip());
+      } else {
+        JsonNode error = Json.mapper().readTree(c.resolve("expected-error.json").toFile());
+        assertThat(r.status()).isEqualTo(1);
+        assertThat(r.err()).startsWith("infx: error: ").doesNotContain("\tat ");
+        if (error.get("error_kind").textValue().equals("power_required")) {
+          assertThat(r.err()).contains(error.get("message_contains").textValue());
+          assertThat(Json.mapper().readTree(r.out()).get("power_valid").intValue()).isZero();
+        } else {
+          assertThat(r.out()).isEmpty();
+        }
+      }
+    }));
+  }
+
+  @Test
+  void badModeIsAUsageError() {
+    Run r = run("results", "process", "--mode", "fast", "--dir", tmp.toString());
+    assertThat(r.status()).isEqualTo(2);
+    assertThat(r.err()).contains("--mode");
+  }
+
+  @Test
+  void missingRawFileIsAClassifiedError() throws Exception {
+    Path env = tmp.resolve("env.json");
+    Files.writeString(env, "{\"RUNNER_TYPE\": \"h200\", \"FRAMEWORK\": \"vllm\", \"PRECISION\": \"fp8\","
+        + " \"SPEC_DECODING\": \"none\", \"RESULT_FILENAME\": \"x\", \"ISL\": \"1\", \"OSL\": \"1\","
+        + " \"DISAGG\": \"false\", \"MODEL_PREFIX\": \"m\", \"IMAGE\": \"i\"}");
+    Run r = run("results", "process", "--env-file", env.toString(), "--dir", tmp.toString());
+    assertThat(r.status()).isEqualTo(1);
+    assertThat(r.err()).contains("raw result file not found").contains("x.json");
+  }
+}

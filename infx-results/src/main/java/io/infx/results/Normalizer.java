@@ -1,0 +1,274 @@
+package io.infx.results;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.infx.results.internal.PyJson;
+import io.infx.results.internal.PyNumbers;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Turns a raw fixed-sequence client result into an {@link AggregateRow}, the way the reference
+ * {@code utils/process_result.py} does, without touching files or the environment.
+ *
+ * <p>Rules reproduced from the reference:
+ * <ul>
+ *   <li>{@code conc = int(max_concurrency)}, {@code model = model_id}; both required.</li>
+ *   <li>Per-GPU throughput from {@code total_token_throughput} and {@code output_throughput}
+ *       (tokens/s) over the topology's GPU counts (see {@link SingleNodeTopology},
+ *       {@link MultiNodeTopology}); input throughput is their difference.</li>
+ *   <li>Generic key rules over every raw key in file order: a key ending in {@code ms} becomes
+ *       {@code key.replace("_ms", "") = value / 1000} (milliseconds → seconds); a key containing
+ *       {@code tpot} also becomes {@code key.replace("_ms", "").replace("tpot", "intvty") =
+ *       1000 / value} (interactivity, tokens/s per user). All other raw keys are dropped.</li>
+ *   <li>A TPOT of 0 fails with {@code division_by_zero} (the reference crashes); with
+ *       {@link NormalizerOptions#metricGuards()} the interactivity key is skipped instead.</li>
+ * </ul>
+ * Stricter than the reference (never publishing what Python's {@code json} would write as
+ * non-standard {@code NaN}/{@code Infinity}, or silently truncated values): non-finite results,
+ * fractional or boolean {@code max_concurrency}, a non-string {@code model_id} and converted keys
+ * that would overwrite an identity key are refused with {@code invalid_raw_value}.
+ */
+public final class Normalizer {
+
+  private final NormalizerOptions options;
+
+  private Normalizer(NormalizerOptions options) {
+    this.options = Objects.requireNonNull(options, "options");
+  }
+
+  /** A normalizer with the reference behaviour. */
+  public static Normalizer reference() {
+    return new Normalizer(NormalizerOptions.reference());
+  }
+
+  public static Normalizer of(NormalizerOptions options) {
+    return new Normalizer(options);
+  }
+
+  public NormalizerOptions options() {
+    return options;
+  }
+
+  /**
+   * Normalizes one raw result.
+   *
+   * @param raw the parsed raw result (a JSON object, keys in file order)
+   * @param identity the run's identity
+   * @return the aggregate row, without power fields (the power stage adds them)
+   * @throws ResultsException {@code missing_raw_field}, {@code invalid_raw_value} or
+   *     {@code division_by_zero}
+   */
+  public AggregateRow normalize(JsonNode raw, RunIdentity identity) {
+    int conc = concurrency(raw);
+    String model = model(raw);
+    ImmutableAggregateRow.Builder row = AggregateRow.builder()
+        .identity(identity)
+        .conc(conc)
+        .model(model);
+    if (options.checkBenchmarkOutcome() && raw.has("benchmark_outcome")) {
+      row.benchmarkOutcome(checkedOutcome(raw));
+    }
+    double total = requiredFloat(raw, "total_token_throughput");
+    double output = requiredFloat(raw, "output_throughput");
+    Topology t = identity.topology();
+    double tput;
+    double outputTput;
+    double inputTput;
+    if (t instanceof MultiNodeTopology m) {
+      int all = m.totalGpus();
+      int prefill = m.effectivePrefillGpus();
+      int outputDenominator = m.decodeGpus() > 0 ? m.decodeGpus() : all;
+      tput = total / all;
+      outputTput = output / outputDenominator;
+      inputTput = (total - output) / prefill;
+    } else {
+      int gpus = t.totalGpus();
+      tput = total / gpus;
+      outputTput = output / gpus;
+      inputTput = (total - output) / gpus;
+    }
+    finite("tput_per_gpu", tput);
+    finite("output_tput_per_gpu", outputTput);
+    finite("input_tput_per_gpu", inputTput);
+    return row.tputPerGpu(tput)
+        .outputTputPerGpu(outputTput)
+        .inputTputPerGpu(inputTput)
+        .metrics(metrics(raw))
+        .build();
+  }
+
+  /** The converted metrics of a raw result, in raw-file order (the generic key rules). */
+  Map<String, Double> metrics(JsonNode raw) {
+    Map<String, Double> out = new LinkedHashMap<>();
+    Iterator<Map.Entry<String, JsonNode>> it = raw.fields();
+    while (it.hasNext()) {
+      Map.Entry<String, JsonNode> e = it.next();
+      String key = e.getKey();
+      boolean msRule = key.endsWith("ms");
+      boolean tpotRule = key.contains("tpot");
+      if (!msRule && !tpotRule) {
+        continue;
+      }
+      double value = metricValue(key, e.getValue());
+      if (msRule) {
+        String name = key.replace("_ms", "");
+        if (Double.isFinite(value)) {
+          out.put(name, value / 1000.0);
+        } else if (!options.metricGuards()) {
+          throw new ResultsException(ResultsErrorKind.INVALID_RAW_VALUE,
+              "raw key '" + key + "' is " + PyJson.floatRepr(value)
+                  + "; a non-finite metric cannot be published as JSON");
+        }
+      }
+      if (tpotRule) {
+        String name = key.replace("_ms", "").replace("tpot", "intvty");
+        if (options.metricGuards()) {
+          if (Double.isFinite(value) && value > 0) {
+            out.put(name, 1000.0 / value);
+          }
+        } else if (value == 0.0) {
+          throw new ResultsException(ResultsErrorKind.DIVISION_BY_ZERO,
+              "raw key '" + key + "' is 0, so interactivity (1000 / TPOT) is undefined: "
+                  + "float division by zero (did every request fail, or report no output tokens?)");
+        } else {
+          double intvty = 1000.0 / value;
+          if (!Double.isFinite(intvty)) {
+            throw new ResultsException(ResultsErrorKind.INVALID_RAW_VALUE,
+                "raw key '" + key + "' is " + PyJson.floatRepr(value)
+                    + "; interactivity 1000 / TPOT is not finite");
+          }
+          out.put(name, intvty);
+        }
+      }
+    }
+    return out;
+  }
+
+  private static double metricValue(String key, JsonNode value) {
+    PyNumbers.Conversion<Double> c = PyNumbers.toFloat(value);
+    if (!c.ok()) {
+      throw new ResultsException(ResultsErrorKind.INVALID_RAW_VALUE,
+          "raw key '" + key + "' must be a number: " + c.problem());
+    }
+    return c.value().get();
+  }
+
+  /** {@code int(raw["max_concurrency"])}, refusing null, booleans and fractions. */
+  static int concurrency(JsonNode raw) {
+    requireObject(raw);
+    JsonNode node = raw.get("max_concurrency");
+    if (node == null) {
+      throw missing("max_concurrency");
+    }
+    if (node.isBoolean()) {
+      throw new ResultsException(ResultsErrorKind.INVALID_RAW_VALUE,
+          "raw key 'max_concurrency' must be an integer, got a boolean");
+    }
+    PyNumbers.Conversion<Integer> c = PyNumbers.toInt(node);
+    if (!c.ok()) {
+      throw new ResultsException(ResultsErrorKind.INVALID_RAW_VALUE,
+          "raw key 'max_concurrency' must be an integer"
+              + (node.isNull() ? " (it is null: was the client run without --max-concurrency?)" : "")
+              + ": " + c.problem());
+    }
+    return c.value().get();
+  }
+
+  /** {@code raw["model_id"]}, which must be a string. */
+  static String model(JsonNode raw) {
+    requireObject(raw);
+    JsonNode node = raw.get("model_id");
+    if (node == null) {
+      throw missing("model_id");
+    }
+    if (!node.isTextual()) {
+      throw new ResultsException(ResultsErrorKind.INVALID_RAW_VALUE,
+          "raw key 'model_id' must be a string, got " + PyNumbers.pyTypeName(node));
+    }
+    return node.textValue();
+  }
+
+  private static double requiredFloat(JsonNode raw, String key) {
+    JsonNode node = raw.get(key);
+    if (node == null) {
+      throw missing(key);
+    }
+    PyNumbers.Conversion<Double> c = PyNumbers.toFloat(node);
+    if (!c.ok()) {
+      throw new ResultsException(ResultsErrorKind.INVALID_RAW_VALUE,
+          "raw key '" + key + "' must be a number: " + c.problem());
+    }
+    return c.value().get();
+  }
+
+  private static void finite(String key, double value) {
+    if (!Double.isFinite(value)) {
+      throw new ResultsException(ResultsErrorKind.INVALID_RAW_VALUE,
+          key + " is " + PyJson.floatRepr(value) + "; throughputs in the raw result must be finite");
+    }
+  }
+
+  private BenchmarkOutcome checkedOutcome(JsonNode raw) {
+    JsonNode stored = raw.get("benchmark_outcome");
+    String mismatch = "Benchmark outcome does not match the recorded request counts and gate";
+    if (!stored.isObject() || !stored.path("requested").isIntegralNumber()
+        || !stored.path("completed").isIntegralNumber()) {
+      throw new ResultsException(ResultsErrorKind.INVALID_RAW_VALUE,
+          "Benchmark request counts must satisfy 0 <= completed <= requested > 0");
+    }
+    BenchmarkOutcome expected;
+    try {
+      expected = BenchmarkOutcome.of(stored.get("requested").intValue(),
+          stored.get("completed").intValue());
+    } catch (IllegalArgumentException e) {
+      throw new ResultsException(ResultsErrorKind.INVALID_RAW_VALUE, e.getMessage(), e);
+    }
+    JsonNode recomputed = expected.toJson();
+    if (!sameOutcome(stored, recomputed)
+        || (raw.has("completed") && !numericEquals(raw.get("completed"), expected.completed()))
+        || (raw.has("num_prompts") && !numericEquals(raw.get("num_prompts"), expected.requested()))) {
+      throw new ResultsException(ResultsErrorKind.INVALID_RAW_VALUE, mismatch);
+    }
+    return expected;
+  }
+
+  private static boolean sameOutcome(JsonNode stored, JsonNode expected) {
+    if (stored.size() != expected.size()) {
+      return false;
+    }
+    Iterator<Map.Entry<String, JsonNode>> it = expected.fields();
+    while (it.hasNext()) {
+      Map.Entry<String, JsonNode> e = it.next();
+      JsonNode s = stored.get(e.getKey());
+      if (s == null) {
+        return false;
+      }
+      JsonNode x = e.getValue();
+      boolean equal = x.isNumber()
+          ? s.isNumber() && !s.isBoolean() && s.doubleValue() == x.doubleValue()
+          : s.equals(x);
+      if (!equal) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static boolean numericEquals(JsonNode node, int value) {
+    return node.isNumber() && node.doubleValue() == value;
+  }
+
+  private static void requireObject(JsonNode raw) {
+    if (raw == null || !raw.isObject()) {
+      throw new ResultsException(ResultsErrorKind.INVALID_RAW_VALUE,
+          "the raw result must be a JSON object, got " + PyNumbers.pyTypeName(raw));
+    }
+  }
+
+  private static ResultsException missing(String key) {
+    return new ResultsException(ResultsErrorKind.MISSING_RAW_FIELD,
+        "the raw result lacks the required key '" + key + "'");
+  }
+}

@@ -1,0 +1,105 @@
+package io.infx.results.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import io.infx.core.json.Json;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.HexFormat;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Python behaviours the normalizer reproduces, checked against outputs recorded from CPython 3.11
+ * ({@code src/test/resources/python/}: {@code repr(float)}, {@code json.dumps}, {@code int(str)},
+ * {@code float(str)}).
+ */
+class PythonCompatibilityTest {
+
+  private static String resource(String name) throws IOException {
+    try (InputStream in = PythonCompatibilityTest.class.getResourceAsStream("/python/" + name)) {
+      assertThat(in).as(name).isNotNull();
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+  }
+
+  private static double fromHex(String hex) {
+    return Double.longBitsToDouble(Long.parseUnsignedLong(hex, 16));
+  }
+
+  @Test
+  void floatReprMatchesPythonForHundredsOfDoubles() throws IOException {
+    List<String> lines = resource("float-repr.tsv").lines().toList();
+    assertThat(lines).hasSizeGreaterThan(700);
+    for (String line : lines) {
+      String[] parts = line.split("\t");
+      double d = fromHex(parts[0]);
+      assertThat(PyJson.floatRepr(d)).as("repr of %s", parts[0]).isEqualTo(parts[1]);
+    }
+  }
+
+  @Test
+  void dumpsMatchesPythonJsonDumps() throws IOException {
+    JsonNode input = Json.mapper().readTree(resource("dumps-input.json"));
+    assertThat(PyJson.dumps(input, 2)).isEqualTo(resource("dumps-indent2.txt"));
+    assertThat(PyJson.dumps(input, -1)).isEqualTo(resource("dumps-compact.txt"));
+  }
+
+  @Test
+  void nonFiniteFloatsAreWrittenLikePython() {
+    assertThat(PyJson.floatRepr(Double.NaN)).isEqualTo("NaN");
+    assertThat(PyJson.floatRepr(Double.POSITIVE_INFINITY)).isEqualTo("Infinity");
+    assertThat(PyJson.floatRepr(Double.NEGATIVE_INFINITY)).isEqualTo("-Infinity");
+  }
+
+  @Test
+  void intParsingMatchesPythonInt() throws IOException {
+    JsonNode cases = Json.mapper().readTree(resource("int-parse.json"));
+    assertThat(cases.size()).isGreaterThan(15);
+    for (JsonNode c : cases) {
+      String input = c.get("input").textValue();
+      PyNumbers.Conversion<Integer> got = PyNumbers.parseInt(input);
+      if (c.has("int")) {
+        assertThat(got.value()).as("int(%s)", input).contains(c.get("int").intValue());
+      } else {
+        assertThat(got.ok()).as("int(%s) must fail", input).isFalse();
+        assertThat(got.problem()).isEqualTo(c.get("int_error").textValue());
+      }
+    }
+  }
+
+  @Test
+  void floatParsingMatchesPythonFloat() throws IOException {
+    JsonNode cases = Json.mapper().readTree(resource("float-parse.json"));
+    for (JsonNode c : cases) {
+      String input = c.get("input").textValue();
+      PyNumbers.Conversion<Double> got = PyNumbers.toFloat(TextNode.valueOf(input));
+      if (c.has("float_hex")) {
+        double want = fromHex(c.get("float_hex").textValue());
+        assertThat(got.ok()).as("float(%s): %s", input, got.problem()).isTrue();
+        assertThat(HexFormat.of().toHexDigits(Double.doubleToRawLongBits(got.value().get())))
+            .as("float(%s)", input)
+            .isEqualTo(HexFormat.of().toHexDigits(Double.doubleToRawLongBits(want)));
+      } else {
+        assertThat(got.ok()).as("float(%s) must fail", input).isFalse();
+        assertThat(got.problem()).isEqualTo(c.get("float_error").textValue());
+      }
+    }
+  }
+
+  @Test
+  void jsonValuesConvertLikePythonFloatAndInt() throws IOException {
+    assertThat(PyNumbers.toFloat(Json.mapper().readTree("true")).value()).contains(1.0);
+    assertThat(PyNumbers.toFloat(Json.mapper().readTree("7")).value()).contains(7.0);
+    assertThat(PyNumbers.toFloat(Json.mapper().readTree("null")).problem()).contains("NoneType");
+    assertThat(PyNumbers.toFloat(Json.mapper().readTree("[1]")).problem()).contains("'list'");
+    assertThat(PyNumbers.toInt(Json.mapper().readTree("4.0")).value()).contains(4);
+    assertThat(PyNumbers.toInt(Json.mapper().readTree("\"16\"")).value()).contains(16);
+    // Python would truncate 4.5 to 4; infx refuses a fractional concurrency.
+    assertThat(PyNumbers.toInt(Json.mapper().readTree("4.5")).ok()).isFalse();
+    assertThat(PyNumbers.toInt(Json.mapper().readTree("null")).problem()).contains("NoneType");
+  }
+}
