@@ -29,6 +29,7 @@ import picocli.CommandLine.Spec;
         ResultsCommand.class,
         FleetCommand.class,
         AgentxCommand.class,
+        PlanCommand.class,
     })
 public final class Main implements Runnable {
 
