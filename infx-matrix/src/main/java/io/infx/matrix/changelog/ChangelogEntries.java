@@ -107,8 +107,10 @@ public final class ChangelogEntries {
     }
 
     void add(String rule, String pointer, String message, String expected, String actual) {
-      io.infx.core.ImmutableViolation.Builder b = Violation.builder().ruleId(rule).pointer(pointer).message(message);
-      tree.locationOf(pointer).ifPresent(b::location);
+      io.infx.core.ImmutableViolation.Builder b =
+          Violation.builder().ruleId(rule).pointer(pointer).message(message);
+      (rule.endsWith("extra-field") ? tree.keyLocationOf(pointer) : tree.locationOf(pointer))
+          .ifPresent(b::location);
       if (expected != null) {
         b.expected(expected);
       }

@@ -70,12 +70,11 @@ public final class GithubActions {
         return;
       }
       String delimiter = delimiterFor(value);
+      // The runner joins the lines between header and delimiter, so the value's own final
+      // newline survives only because one more line break always precedes the delimiter.
       sb.append(name).append("<<").append(delimiter).append('\n')
-          .append(value);
-      if (!value.endsWith("\n")) {
-        sb.append('\n');
-      }
-      sb.append(delimiter).append('\n');
+          .append(value).append('\n')
+          .append(delimiter).append('\n');
     });
     return sb.toString();
   }

@@ -60,6 +60,15 @@ public final class YamlTree {
     return root;
   }
 
+  /**
+   * Where the mapping key of the member at this pointer starts (for errors about the member
+   * itself, such as unknown fields), else where its value starts.
+   */
+  public Optional<Location> keyLocationOf(String pointer) {
+    Location key = locations.get(pointer + "#key");
+    return key != null ? Optional.of(key) : locationOf(pointer);
+  }
+
   /** Where the node at this RFC 6901 pointer starts, if it came from the text. */
   public Optional<Location> locationOf(String pointer) {
     return Optional.ofNullable(locations.get(pointer));
@@ -159,6 +168,7 @@ public final class YamlTree {
                 .build()));
           }
           // Last value wins at the key's first position, as a Python dict update does.
+          locs.put(pointer + "/" + escape(k) + "#key", loc(source, keyNode.getStartMark(), lineOf));
           obj.set(k, convert(t.getValueNode(), pointer + "/" + escape(k)));
         }
         return obj;
