@@ -25,6 +25,7 @@ import org.yaml.snakeyaml.nodes.Node;
 import org.yaml.snakeyaml.nodes.NodeTuple;
 import org.yaml.snakeyaml.nodes.ScalarNode;
 import org.yaml.snakeyaml.nodes.SequenceNode;
+import org.yaml.snakeyaml.nodes.Tag;
 import org.yaml.snakeyaml.parser.ParserImpl;
 import org.yaml.snakeyaml.reader.StreamReader;
 import org.yaml.snakeyaml.resolver.Resolver;
@@ -149,7 +150,11 @@ public final class YamlTree {
       locs.put(pointer, loc(source, node.getStartMark(), lineOf));
       JsonNodeFactory f = JsonNodeFactory.instance;
       if (node instanceof MappingNode map) {
-        flattenMapping(map);
+        // SnakeYAML's merge handling also drops duplicate keys; only use it for `<<` merges so
+        // duplicates keep Python's semantics (or are rejected) below.
+        if (map.getValue().stream().anyMatch(t -> t.getKeyNode().getTag().equals(Tag.MERGE))) {
+          flattenMapping(map);
+        }
         ObjectNode obj = f.objectNode();
         for (NodeTuple t : map.getValue()) {
           Node keyNode = t.getKeyNode();
