@@ -18,6 +18,7 @@ import picocli.CommandLine.Spec;
     subcommands = {
         CommandLine.HelpCommand.class,
         ResultsProcessCommand.class,
+        ResultsCollectCommand.class,
         AgenticAggregateCommand.class,
         AgenticValidateCommand.class,
     })
