@@ -1,0 +1,14 @@
+package io.infx.matrix.config;
+
+/** Where an agentic deployment offloads KV cache ({@code kv-offloading}). */
+public enum KvOffloading {
+  /** No offload. */
+  NONE,
+  /** Host DRAM, through a {@code kv-offload-backend}. */
+  DRAM;
+
+  /** The value as written in YAML and matrix rows. */
+  public String wire() {
+    return name().toLowerCase(java.util.Locale.ROOT);
+  }
+}
