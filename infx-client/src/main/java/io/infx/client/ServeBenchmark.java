@@ -1,0 +1,311 @@
+package io.infx.client;
+
+import io.infx.client.dataset.Prompt;
+import io.infx.client.load.ClosedLoop;
+import io.infx.client.load.LoadModel;
+import io.infx.client.load.OpenLoop;
+import io.infx.core.InfxStyle;
+import io.infx.core.UsageException;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+import org.HdrHistogram.Recorder;
+import org.immutables.value.Value;
+
+/**
+ * A fixed-sequence serving benchmark: warm-up requests (copies of the first prompt, excluded),
+ * then every prompt once under a {@link LoadModel}, each request streamed by a
+ * {@link StreamingClient}. {@link #run()} returns a {@link ServeResult} from which the reference's
+ * metrics and raw result file are derived.
+ *
+ * <pre>{@code
+ * ServeResult r = ServeBenchmark.builder()
+ *     .client(ClientOptions.builder().baseUri(URI.create("http://127.0.0.1:8000")).build())
+ *     .backend(Backend.VLLM).model("m")
+ *     .prompts(RandomDataset.generate(BuiltinTokenizer.instance(), 1024, 1024, 0.8, 0, 640, 0))
+ *     .load(LoadModel.closed(64)).warmups(128)
+ *     .body(BodyOptions.builder().ignoreEos(true).build())
+ *     .build().run();
+ * }</pre>
+ */
+@Value.Immutable
+@InfxStyle
+public abstract class ServeBenchmark {
+
+  /** Called about four times a second from a background thread while a phase runs. */
+  @FunctionalInterface
+  public interface ProgressListener {
+    void onProgress(Progress p);
+  }
+
+  /**
+   * Progress of a phase.
+   *
+   * @param phase warm-up or measured
+   * @param finished requests finished (any outcome)
+   * @param total requests of the phase
+   * @param failed failed requests so far
+   * @param inFlight requests in flight now
+   * @param elapsedNanos time since the phase started
+   */
+  public record Progress(RequestRecord.Phase phase, int finished, int total, int failed,
+      int inFlight, long elapsedNanos) {}
+
+  /** Connection, pool and deadline settings; the pool is resized to the load's concurrency. */
+  public abstract ClientOptions client();
+
+  public abstract Backend backend();
+
+  /** Endpoint path; default: the backend's API default. */
+  @Value.Default
+  public String endpoint() {
+    return backend().api().defaultEndpoint();
+  }
+
+  /** The {@code model} field of every request. */
+  public abstract String model();
+
+  /** Measured prompts, in send order. */
+  public abstract List<Prompt> prompts();
+
+  public abstract LoadModel load();
+
+  /** Warm-up requests (copies of the first prompt) before the measured phase. Default 0. */
+  @Value.Default
+  public int warmups() {
+    return 0;
+  }
+
+  @Value.Default
+  public BodyOptions body() {
+    return BodyOptions.defaults();
+  }
+
+  /** Seed of the open-loop arrival schedule. Default 0. */
+  @Value.Default
+  public long seed() {
+    return 0;
+  }
+
+  /** Stops dispatching and cancels what is in flight after this long (measured phase). */
+  public abstract Optional<Duration> runTimeout();
+
+  public abstract Optional<ProgressListener> progress();
+
+  @Value.Check
+  protected void check() {
+    if (prompts().isEmpty()) {
+      throw new UsageException("a serve benchmark needs at least one prompt");
+    }
+    if (warmups() < 0) {
+      throw new UsageException("warm-ups must be ≥ 0");
+    }
+    String ep = endpoint();
+    boolean chat = backend().api() == Backend.Api.CHAT;
+    if (chat && !ep.endsWith("chat/completions")) {
+      throw new UsageException("backend " + backend() + " needs an endpoint ending in"
+          + " 'chat/completions', got '" + ep + "'");
+    }
+    if (!chat && !(ep.endsWith("completions") || ep.endsWith("profile"))) {
+      throw new UsageException("backend " + backend() + " needs an endpoint ending in"
+          + " 'completions', got '" + ep + "'");
+    }
+  }
+
+  public static ImmutableServeBenchmark.Builder builder() {
+    return ImmutableServeBenchmark.builder();
+  }
+
+  /** Runs warm-ups and the measured phase; blocks until every request has finished. */
+  public ServeResult run() {
+    int n = prompts().size();
+    int conc = load().maxConcurrency().orElse(n);
+    ClientOptions opts = ImmutableClientOptions.copyOf(client())
+        .withMaxConnections(Math.max(1, Math.min(conc, 1 << 20)));
+    Recorders rec = new Recorders();
+    try (StreamingClient client = StreamingClient.create(opts)) {
+      int warmFailed = 0;
+      if (warmups() > 0) {
+        List<Prompt> w = java.util.Collections.nCopies(warmups(), prompts().get(0));
+        PhaseResult wr = runPhase(client, w, RequestRecord.Phase.WARMUP,
+            Math.min(conc, warmups()), null, null, Optional.empty());
+        warmFailed = (int) Arrays.stream(wr.records).filter(r -> r == null || !r.success()).count();
+      }
+      long startUnixMillis = System.currentTimeMillis();
+      long[] schedule = load() instanceof OpenLoop o ? o.scheduleNanos(n, seed()) : null;
+      Integer slots = load() instanceof ClosedLoop c ? Integer.valueOf(c.concurrency())
+          : load().maxConcurrency().isPresent() ? Integer.valueOf(load().maxConcurrency().getAsInt())
+          : null;
+      PhaseResult pr = runPhase(client, prompts(), RequestRecord.Phase.MEASURED,
+          slots == null ? -1 : slots, schedule, rec, runTimeout());
+      long endUnixMillis = System.currentTimeMillis();
+      return new ServeResult(this, Arrays.asList(pr.records), pr.slotNanos, pr.startNanos,
+          pr.endNanos, startUnixMillis / 1000.0, endUnixMillis / 1000.0, warmups(), warmFailed,
+          opts, rec);
+    }
+  }
+
+  /** Histograms recorded on the fly (µs), wait-free from the I/O threads. */
+  static final class Recorders {
+    final Recorder ttft = new Recorder(3);
+    final Recorder itl = new Recorder(3);
+    final Recorder e2el = new Recorder(3);
+  }
+
+  private record PhaseResult(RequestRecord[] records, long[] slotNanos, long startNanos,
+      long endNanos) {}
+
+  private PhaseResult runPhase(StreamingClient client, List<Prompt> prompts,
+      RequestRecord.Phase phase, int concurrency, long[] schedule, Recorders rec,
+      Optional<Duration> timeout) {
+    int n = prompts.size();
+    RequestRecord[] out = new RequestRecord[n];
+    long[] slotNanos = new long[n];
+    CountDownLatch done = new CountDownLatch(n);
+    AtomicInteger finished = new AtomicInteger();
+    AtomicInteger failed = new AtomicInteger();
+    ArrayBlockingQueue<Long> slots = concurrency > 0 ? new ArrayBlockingQueue<>(concurrency) : null;
+    long t0 = System.nanoTime();
+    if (slots != null) {
+      for (int k = 0; k < concurrency; k++) {
+        slots.add(t0);
+      }
+    }
+    long deadline = timeout.map(d -> t0 + d.toNanos()).orElse(Long.MAX_VALUE);
+    Thread reporter = startReporter(phase, n, finished, failed, client, t0, done);
+    int sent = 0;
+    try {
+      for (int i = 0; i < n; i++) {
+        Prompt p = prompts.get(i);
+        byte[] body = RequestBodies.forApi(backend().api(), model(), p.text(), p.outputTokens(),
+            body());
+        InferenceRequest req = new InferenceRequest(backend().api(), endpoint(), body,
+            p.promptTokens());
+        long intended;
+        if (schedule != null) {
+          intended = t0 + schedule[i];
+          if (!sleepUntil(intended, deadline)) {
+            break;
+          }
+        } else {
+          intended = t0;
+        }
+        long slotAt = intended;
+        if (slots != null) {
+          Long s = takeSlot(slots, deadline);
+          if (s == null) {
+            break;
+          }
+          long now = System.nanoTime();
+          // closed loop: the request was due when its slot freed
+          slotAt = schedule == null ? Math.max(s, t0) : Math.max(now, intended);
+          if (schedule == null) {
+            intended = slotAt;
+          }
+        }
+        slotNanos[i] = slotAt;
+        final int idx = i;
+        client.send(req, i, phase, intended).whenComplete((r, ex) -> {
+          out[idx] = r;
+          if (slots != null) {
+            slots.offer(System.nanoTime());
+          }
+          if (r != null && !r.success()) {
+            failed.incrementAndGet();
+          }
+          if (rec != null && r != null && r.success()) {
+            record(rec, r);
+          }
+          finished.incrementAndGet();
+          done.countDown();
+        });
+        sent++;
+      }
+      for (int k = sent; k < n; k++) {
+        done.countDown(); // never sent: nothing to wait for
+      }
+      while (!done.await(50, TimeUnit.MILLISECONDS)) {
+        if (System.nanoTime() > deadline) {
+          client.close(); // cancels what is in flight; their futures complete as cancelled
+          done.await(10, TimeUnit.SECONDS);
+          break;
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      client.close();
+    } finally {
+      reporter.interrupt();
+    }
+    long end = System.nanoTime();
+    return new PhaseResult(out, slotNanos, t0, end);
+  }
+
+  private static void record(Recorders rec, RequestRecord r) {
+    long send = r.sendNanos();
+    rec.ttft.recordValue(Math.max(0, (r.tokenChunkNanos(0) - send) / 1000));
+    r.e2elEndNanos().ifPresent(e -> rec.e2el.recordValue(Math.max(0, (e - send) / 1000)));
+    for (int k = 1; k < r.tokenChunks(); k++) {
+      rec.itl.recordValue(Math.max(0, (r.tokenChunkNanos(k) - r.tokenChunkNanos(k - 1)) / 1000));
+    }
+  }
+
+  private Thread startReporter(RequestRecord.Phase phase, int total, AtomicInteger finished,
+      AtomicInteger failed, StreamingClient client, long t0, CountDownLatch done) {
+    Thread t = new Thread(() -> {
+      ProgressListener l = progress().orElse(null);
+      if (l == null) {
+        return;
+      }
+      try {
+        while (done.getCount() > 0) {
+          l.onProgress(new Progress(phase, finished.get(), total, failed.get(), client.inFlight(),
+              System.nanoTime() - t0));
+          Thread.sleep(250);
+        }
+      } catch (InterruptedException e) {
+        // phase over
+      }
+      l.onProgress(new Progress(phase, finished.get(), total, failed.get(), 0,
+          System.nanoTime() - t0));
+    }, "infx-progress");
+    t.setDaemon(true);
+    t.start();
+    return t;
+  }
+
+  private static boolean sleepUntil(long target, long deadline) {
+    long now;
+    while ((now = System.nanoTime()) < target) {
+      if (now > deadline) {
+        return false;
+      }
+      long left = target - now;
+      if (left > 200_000) {
+        LockSupport.parkNanos(left - 100_000);
+      } else {
+        Thread.onSpinWait();
+      }
+    }
+    return now <= deadline;
+  }
+
+  private static Long takeSlot(ArrayBlockingQueue<Long> slots, long deadline)
+      throws InterruptedException {
+    while (true) {
+      Long s = slots.poll(50, TimeUnit.MILLISECONDS);
+      if (s != null) {
+        return s;
+      }
+      if (System.nanoTime() > deadline) {
+        return null;
+      }
+    }
+  }
+}

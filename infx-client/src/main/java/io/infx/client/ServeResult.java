@@ -1,0 +1,361 @@
+package io.infx.client;
+
+import io.infx.client.metrics.Stats;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.HdrHistogram.Histogram;
+
+/**
+ * What a {@link ServeBenchmark} run observed: one record per measured prompt (in prompt order;
+ * empty for a prompt never sent because the run timed out), the measured phase's wall time, and
+ * the settings. {@link #metrics(MetricOptions)} computes the reference's statistics from the
+ * exact samples.
+ */
+public final class ServeResult {
+
+  private final ServeBenchmark benchmark;
+  private final List<RequestRecord> records;
+  private final long[] slotNanos;
+  private final long startNanos;
+  private final long endNanos;
+  private final double startUnix;
+  private final double endUnix;
+  private final int warmups;
+  private final int warmupFailures;
+  private final ClientOptions clientOptions;
+  private final ServeBenchmark.Recorders recorders;
+  private Histogram ttftHist;
+  private Histogram itlHist;
+  private Histogram e2elHist;
+
+  ServeResult(ServeBenchmark benchmark, List<RequestRecord> records, long[] slotNanos,
+      long startNanos, long endNanos, double startUnix, double endUnix, int warmups,
+      int warmupFailures, ClientOptions clientOptions, ServeBenchmark.Recorders recorders) {
+    this.benchmark = benchmark;
+    this.records = records;
+    this.slotNanos = slotNanos;
+    this.startNanos = startNanos;
+    this.endNanos = endNanos;
+    this.startUnix = startUnix;
+    this.endUnix = endUnix;
+    this.warmups = warmups;
+    this.warmupFailures = warmupFailures;
+    this.clientOptions = clientOptions;
+    this.recorders = recorders;
+  }
+
+  public ServeBenchmark benchmark() {
+    return benchmark;
+  }
+
+  /** The record of each prompt, in prompt order; empty when the prompt was never sent. */
+  public List<Optional<RequestRecord>> records() {
+    List<Optional<RequestRecord>> out = new ArrayList<>(records.size());
+    for (RequestRecord r : records) {
+      out.add(Optional.ofNullable(r));
+    }
+    return out;
+  }
+
+  /** The records of sent requests, in prompt order. */
+  public List<RequestRecord> sentRecords() {
+    return records.stream().filter(r -> r != null).toList();
+  }
+
+  /** Measured-phase wall time in seconds (the reference's {@code duration}). */
+  public double durationSeconds() {
+    return (endNanos - startNanos) / 1e9;
+  }
+
+  public double startUnixSeconds() {
+    return startUnix;
+  }
+
+  public double endUnixSeconds() {
+    return endUnix;
+  }
+
+  public int warmups() {
+    return warmups;
+  }
+
+  public int warmupFailures() {
+    return warmupFailures;
+  }
+
+  public ClientOptions clientOptions() {
+    return clientOptions;
+  }
+
+  /** TTFT histogram (µs, 3 significant digits) of successful requests, recorded on the fly. */
+  public synchronized Histogram ttftHistogram() {
+    if (ttftHist == null) {
+      ttftHist = recorders.ttft.getIntervalHistogram();
+    }
+    return ttftHist;
+  }
+
+  /** Per-chunk ITL histogram (µs). */
+  public synchronized Histogram itlHistogram() {
+    if (itlHist == null) {
+      itlHist = recorders.itl.getIntervalHistogram();
+    }
+    return itlHist;
+  }
+
+  /** E2EL histogram (µs). */
+  public synchronized Histogram e2elHistogram() {
+    if (e2elHist == null) {
+      e2elHist = recorders.e2el.getIntervalHistogram();
+    }
+    return e2elHist;
+  }
+
+  /** Computes the statistics (reference definitions plus infx's extra views). */
+  public ServeMetrics metrics(MetricOptions options) {
+    int n = records.size();
+    int[] inputLens = new int[n];
+    int[] outputLens = new int[n];
+    double[] ttftsAll = new double[n];
+    double[][] itlsAll = new double[n][];
+    String[] texts = new String[n];
+    String[] errors = new String[n];
+    List<Double> ttft = new ArrayList<>();
+    List<Double> tpot = new ArrayList<>();
+    List<Double> e2el = new ArrayList<>();
+    DoubleList itl = new DoubleList();
+    DoubleList itlToken = new DoubleList();
+    List<Double> ttftChoices = new ArrayList<>();
+    List<Double> ttftByte = new ArrayList<>();
+    List<Double> ttftContent = new ArrayList<>();
+    List<Double> ttftIntended = new ArrayList<>();
+    List<Double> e2elIntended = new ArrayList<>();
+    List<Double> lateness = new ArrayList<>();
+    List<Double> queueWait = new ArrayList<>();
+    Map<FailureClass, Integer> failures = new EnumMap<>(FailureClass.class);
+    Map<TokenSource, Integer> sources = new EnumMap<>(TokenSource.class);
+    List<RequestFailure> firstFailures = new ArrayList<>();
+    int completed = 0;
+    int failed = 0;
+    int cancelled = 0;
+    int notSent = 0;
+    int good = 0;
+    int noDone = 0;
+    int promptMismatch = 0;
+    long totalIn = 0;
+    long totalOut = 0;
+    List<long[]> intervals = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      RequestRecord r = records.get(i);
+      Prompt0 p = prompt(i);
+      inputLens[i] = p.promptTokens;
+      texts[i] = "";
+      errors[i] = "";
+      itlsAll[i] = new double[0];
+      if (r == null) {
+        notSent++;
+        errors[i] = "not sent (run timed out)";
+        continue;
+      }
+      intervals.add(new long[] {r.sendNanos(), r.endNanos()});
+      texts[i] = r.generatedText();
+      double late = (r.sendNanos() - Math.max(r.intendedNanos(), slotNanos[i])) / 1e9;
+      lateness.add(Math.max(0, late));
+      queueWait.add(Math.max(0, (slotNanos[i] - r.intendedNanos()) / 1e9));
+      if (r.cancelled()) {
+        cancelled++;
+        errors[i] = "cancelled";
+        continue;
+      }
+      if (!r.success()) {
+        failed++;
+        RequestFailure f = r.failure().orElseThrow();
+        failures.merge(f.kind(), 1, Integer::sum);
+        if (firstFailures.size() < options.keepFailures()) {
+          firstFailures.add(f);
+        }
+        errors[i] = f.message();
+        continue;
+      }
+      completed++;
+      sources.merge(r.outputTokenSource(), 1, Integer::sum);
+      if (!r.doneSeen()) {
+        noDone++;
+      }
+      if (r.usagePromptTokens().isPresent() && r.usagePromptTokens().getAsInt() != r.promptTokens()) {
+        promptMismatch++;
+      }
+      int out = r.outputTokens();
+      outputLens[i] = out;
+      totalIn += r.promptTokens();
+      totalOut += out;
+      double t = r.ttftSeconds();
+      double e = r.e2elSeconds();
+      ttftsAll[i] = t;
+      ttft.add(t);
+      e2el.add(e);
+      double tp = 0;
+      if (out > 1) {
+        tp = (e - t) / (out - 1);
+        tpot.add(tp);
+      }
+      int k = r.tokenChunks();
+      double[] gaps = new double[Math.max(0, k - 1)];
+      for (int c = 1; c < k; c++) {
+        gaps[c - 1] = (r.tokenChunkNanos(c) - r.tokenChunkNanos(c - 1)) / 1e9;
+        itl.add(gaps[c - 1]);
+      }
+      itlsAll[i] = gaps;
+      perTokenItl(r, gaps, itlToken);
+      r.firstChoicesNanos().ifPresent(x -> ttftChoices.add((x - r.sendNanos()) / 1e9));
+      r.headersNanos().ifPresent(x -> ttftByte.add((x - r.sendNanos()) / 1e9));
+      r.firstContentNanos().ifPresent(x -> ttftContent.add((x - r.sendNanos()) / 1e9));
+      ttftIntended.add(r.ttftFromIntendedSeconds());
+      r.e2elEndNanos().ifPresent(x -> e2elIntended.add((x - r.intendedNanos()) / 1e9));
+      if (options.goodput().isEmpty() || isGood(options.goodput(), t, tp, e)) {
+        good++;
+      }
+    }
+    double d = durationSeconds();
+    ServeMetrics.Builder b = new ServeMetrics.Builder();
+    b.requested = n;
+    b.sent = n - notSent;
+    b.completed = completed;
+    b.failed = failed;
+    b.cancelled = cancelled;
+    b.notSent = notSent;
+    b.durationSeconds = d;
+    b.totalInputTokens = totalIn;
+    b.totalOutputTokens = totalOut;
+    b.requestThroughput = completed / d;
+    b.requestGoodput = options.goodput().isEmpty() ? null : good / d;
+    b.outputThroughput = totalOut / d;
+    b.totalTokenThroughput = (totalIn + totalOut) / d;
+    b.inputLens = inputLens;
+    b.outputLens = outputLens;
+    b.ttfts = ttftsAll;
+    b.itls = itlsAll;
+    b.generatedTexts = texts;
+    b.errors = errors;
+    b.ttft = stats(ttft);
+    b.tpot = stats(tpot);
+    b.itl = Stats.of(itl.toArray());
+    b.e2el = stats(e2el);
+    b.itlPerToken = Stats.of(itlToken.toArray());
+    b.ttftFirstChoices = stats(ttftChoices);
+    b.ttftFirstByte = stats(ttftByte);
+    b.ttftFirstContent = stats(ttftContent);
+    b.ttftFromIntended = stats(ttftIntended);
+    b.e2elFromIntended = stats(e2elIntended);
+    b.lateness = stats(lateness);
+    b.queueWait = stats(queueWait);
+    b.failuresByClass = failures;
+    b.firstFailures = firstFailures;
+    b.tokenSources = sources;
+    b.streamsWithoutDone = noDone;
+    b.usagePromptMismatches = promptMismatch;
+    b.peakConcurrency = peakConcurrency(intervals);
+    return b.build();
+  }
+
+  private record Prompt0(int promptTokens) {}
+
+  private Prompt0 prompt(int i) {
+    return new Prompt0(benchmark.prompts().get(i).promptTokens());
+  }
+
+  private static boolean isGood(Map<String, Double> slo, double ttft, double tpot, double e2el) {
+    for (Map.Entry<String, Double> e : slo.entrySet()) {
+      double v = switch (e.getKey()) {
+        case "ttft" -> ttft;
+        case "tpot" -> tpot;
+        case "e2el" -> e2el;
+        default -> throw new IllegalArgumentException("unknown goodput metric " + e.getKey());
+      };
+      if (v > e.getValue() / 1000.0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Per-token ITL: a chunk gap divided evenly among the tokens the chunk carried — exact with
+   * continuous usage stats, otherwise estimated from the total (output − 1 tokens over the gaps).
+   */
+  private static void perTokenItl(RequestRecord r, double[] gaps, DoubleList out) {
+    if (gaps.length == 0) {
+      return;
+    }
+    Optional<int[]> cum = r.tokenChunkCumulativeTokens();
+    if (cum.isPresent()) {
+      int[] c = cum.get();
+      for (int k = 1; k < c.length; k++) {
+        int tokens = Math.max(1, c[k] - c[k - 1]);
+        for (int t = 0; t < tokens; t++) {
+          out.add(gaps[k - 1] / tokens);
+        }
+      }
+      return;
+    }
+    int tokensAfterFirst = r.outputTokens() - 1;
+    if (tokensAfterFirst <= gaps.length || tokensAfterFirst <= 0) {
+      for (double g : gaps) {
+        out.add(g);
+      }
+      return;
+    }
+    double perGap = (double) tokensAfterFirst / gaps.length;
+    for (double g : gaps) {
+      out.add(g / perGap);
+    }
+  }
+
+  /** Most requests in flight at once at the client (sweep line; an end sorts before a start). */
+  static int peakConcurrency(List<long[]> intervals) {
+    int m = intervals.size();
+    long[] ev = new long[2 * m];
+    int k = 0;
+    for (long[] iv : intervals) {
+      ev[k++] = iv[0] * 2 + 1; // start
+      ev[k++] = iv[1] * 2; // end sorts first at equal times
+    }
+    Arrays.sort(ev);
+    int cur = 0;
+    int peak = 0;
+    for (long e : ev) {
+      cur += (e & 1) == 1 ? 1 : -1;
+      peak = Math.max(peak, cur);
+    }
+    return peak;
+  }
+
+  private static Stats stats(List<Double> v) {
+    double[] a = new double[v.size()];
+    for (int i = 0; i < a.length; i++) {
+      a[i] = v.get(i);
+    }
+    return Stats.of(a);
+  }
+
+  /** A growable primitive list (ITL samples can be millions). */
+  static final class DoubleList {
+    private double[] a = new double[1024];
+    private int n;
+
+    void add(double v) {
+      if (n == a.length) {
+        a = Arrays.copyOf(a, n * 2);
+      }
+      a[n++] = v;
+    }
+
+    double[] toArray() {
+      return Arrays.copyOf(a, n);
+    }
+  }
+}

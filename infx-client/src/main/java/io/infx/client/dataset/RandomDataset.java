@@ -1,0 +1,98 @@
+package io.infx.client.dataset;
+
+import io.infx.client.tokenizer.Tokenizer;
+import io.infx.core.UsageException;
+import java.util.Arrays;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.stream.IntStream;
+
+/**
+ * The reference's {@code random} dataset (client spec §2): input and output lengths uniform in
+ * {@code [⌊len·ratio⌋, len]}, a shared random prefix of {@code prefixLen} ids, and per prompt a run
+ * of consecutive token ids {@code (offset_i + i + j) mod V}; the ids are decoded, re-encoded,
+ * padded with random ids or truncated (up to 10 rounds) to reach the target length, and the final
+ * text's token count is the recorded prompt length.
+ *
+ * <p>Differences from the Python client, on purpose (see {@code docs/decisions.md}): the RNG is
+ * Java's {@link SplittableRandom} seeded with {@code seed} (draw order kept: prefix, input lengths,
+ * output lengths, offsets), so prompts are not byte-identical to Python's; padding uses a
+ * per-prompt generator derived from the seed and the prompt index, so the text never depends on
+ * the machine's CPU count. Prompts are built in parallel with identical results.
+ */
+public final class RandomDataset {
+
+  private RandomDataset() {}
+
+  /**
+   * Builds {@code numPrompts} prompts.
+   *
+   * @throws UsageException for negative lengths, a ratio outside [0, 1] or an empty vocabulary
+   */
+  public static List<Prompt> generate(Tokenizer tokenizer, int inputLen, int outputLen,
+      double rangeRatio, int prefixLen, int numPrompts, long seed) {
+    if (inputLen < 0 || outputLen < 1 || prefixLen < 0 || numPrompts < 0) {
+      throw new UsageException("random dataset: input length ≥ 0, output length ≥ 1, prefix"
+          + " length ≥ 0 and prompt count ≥ 0 required (got " + inputLen + ", " + outputLen + ", "
+          + prefixLen + ", " + numPrompts + ")");
+    }
+    if (!(rangeRatio >= 0 && rangeRatio <= 1)) {
+      throw new UsageException("--random-range-ratio must be in [0, 1], got " + rangeRatio);
+    }
+    int vocab = tokenizer.vocabSize();
+    if (vocab < 1) {
+      throw new UsageException("tokenizer " + tokenizer.id() + " has an empty vocabulary");
+    }
+    SplittableRandom rng = new SplittableRandom(seed);
+    int[] prefix = new int[prefixLen];
+    for (int k = 0; k < prefixLen; k++) {
+      prefix[k] = rng.nextInt(vocab);
+    }
+    int inLo = (int) Math.floor(inputLen * rangeRatio);
+    int outLo = Math.max(1, (int) Math.floor(outputLen * rangeRatio));
+    int[] inLens = new int[numPrompts];
+    int[] outLens = new int[numPrompts];
+    int[] offsets = new int[numPrompts];
+    for (int i = 0; i < numPrompts; i++) {
+      inLens[i] = inLo + rng.nextInt(inputLen - inLo + 1);
+    }
+    for (int i = 0; i < numPrompts; i++) {
+      outLens[i] = outLo + rng.nextInt(outputLen - outLo + 1);
+    }
+    for (int i = 0; i < numPrompts; i++) {
+      offsets[i] = rng.nextInt(vocab);
+    }
+    long padSeed = rng.nextLong();
+    Prompt[] out = new Prompt[numPrompts];
+    IntStream.range(0, numPrompts).parallel().forEach(i -> out[i] = build(tokenizer, vocab,
+        prefix, inLens[i], outLens[i], offsets[i], i, new SplittableRandom(padSeed + i * 0x9E3779B97F4A7C15L)));
+    return List.of(out);
+  }
+
+  private static Prompt build(Tokenizer tok, int vocab, int[] prefix, int inLen, int outLen,
+      int offset, int i, SplittableRandom pad) {
+    int target = prefix.length + inLen;
+    int[] ids = Arrays.copyOf(prefix, target);
+    for (int j = 0; j < inLen; j++) {
+      ids[prefix.length + j] = (int) ((offset + (long) i + j) % vocab);
+    }
+    String text = tok.decode(ids);
+    for (int round = 0; round < 10; round++) {
+      int[] enc = tok.encode(text);
+      if (enc.length == target) {
+        break;
+      }
+      int[] adjusted;
+      if (enc.length < target) {
+        adjusted = Arrays.copyOf(enc, target);
+        for (int k = enc.length; k < target; k++) {
+          adjusted[k] = pad.nextInt(vocab);
+        }
+      } else {
+        adjusted = Arrays.copyOf(enc, target);
+      }
+      text = tok.decode(adjusted);
+    }
+    return new Prompt(text, tok.count(text), outLen);
+  }
+}

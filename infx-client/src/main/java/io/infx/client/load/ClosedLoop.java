@@ -1,0 +1,21 @@
+package io.infx.client.load;
+
+import java.util.OptionalInt;
+
+/**
+ * Closed loop: {@code concurrency} requests in flight; each completion releases the next request.
+ *
+ * @param concurrency in-flight requests, ≥ 1
+ */
+public record ClosedLoop(int concurrency) implements LoadModel {
+  public ClosedLoop {
+    if (concurrency < 1) {
+      throw new IllegalArgumentException("concurrency must be ≥ 1, got " + concurrency);
+    }
+  }
+
+  @Override
+  public OptionalInt maxConcurrency() {
+    return OptionalInt.of(concurrency);
+  }
+}
