@@ -30,6 +30,8 @@ import picocli.CommandLine.Spec;
         FleetCommand.class,
         AgentxCommand.class,
         PlanCommand.class,
+        BenchCommand.class,
+        SimCommand.class,
     })
 public final class Main implements Runnable {
 

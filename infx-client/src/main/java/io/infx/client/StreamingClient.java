@@ -203,11 +203,13 @@ public final class StreamingClient implements AutoCloseable {
       return;
     }
     closed = true;
+    boolean busy = !inflight.isEmpty();
     for (StreamExchange x : inflight) {
       x.cancel();
     }
     watchdog.interrupt();
-    http.close(CloseMode.IMMEDIATE);
+    // graceful when idle: an immediate close races the reactor's own shutdown and logs noise
+    http.close(busy ? CloseMode.IMMEDIATE : CloseMode.GRACEFUL);
     try {
       http.awaitShutdown(TimeValue.of(5, TimeUnit.SECONDS));
     } catch (InterruptedException e) {

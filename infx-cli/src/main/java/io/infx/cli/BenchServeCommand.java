@@ -1,0 +1,334 @@
+package io.infx.cli;
+
+import io.infx.client.Backend;
+import io.infx.client.BodyOptions;
+import io.infx.client.Deadlines;
+import io.infx.client.ImmutableBodyOptions;
+import io.infx.client.ImmutableServeJob;
+import io.infx.client.MetricOptions;
+import io.infx.client.ServeJob;
+import io.infx.core.UsageException;
+import java.io.PrintWriter;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code infx bench serve}: the fixed-sequence serving benchmark, accepting the flags InferenceX
+ * passes to {@code benchmark_serving.py} (client spec §1.1 and §7). Progress goes to stderr, the
+ * summary table to stdout; exit 1 when more than 5 % of the requests failed (after saving).
+ */
+@Command(
+    name = "serve",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+        "Benchmark an OpenAI-compatible server with fixed-sequence random (or JSONL) prompts, "
+            + "flag-compatible with InferenceX's benchmark_serving.py.",
+        "Example: infx bench serve --backend vllm --base-url http://127.0.0.1:8000 --model M "
+            + "--dataset-name random --random-input-len 1024 --random-output-len 1024 "
+            + "--random-range-ratio 0.8 --num-prompts 640 --max-concurrency 64 --request-rate inf "
+            + "--ignore-eos --num-warmups 128 --save-result --result-dir out --result-filename r.json"
+    })
+public final class BenchServeCommand implements Callable<Integer> {
+
+  @Spec CommandSpec spec;
+
+  @Option(names = "--backend", defaultValue = "vllm",
+      description = "vllm, sglang, openai, lmdeploy, scalellm (Completions) or openai-chat (default: ${DEFAULT-VALUE}).")
+  String backend;
+
+  @Option(names = "--base-url", description = "Server URL, e.g. http://127.0.0.1:8000 (overrides --host/--port).")
+  String baseUrl;
+
+  @Option(names = "--host", defaultValue = "127.0.0.1") String host;
+
+  @Option(names = "--port", defaultValue = "8000") int port;
+
+  @Option(names = "--endpoint", description = "API path (default: /v1/completions, or /v1/chat/completions for openai-chat).")
+  String endpoint;
+
+  @Option(names = "--model", required = true, description = "Model id sent with each request and recorded as model_id.")
+  String model;
+
+  @Option(names = "--served-model-name", description = "Model name sent in requests (default: --model).")
+  String servedModelName;
+
+  @Option(names = "--tokenizer", description = "builtin, a tokenizer.json, a directory holding one, or a model id in the local HF cache (default: --model; builtin against infx sim). Never downloads.")
+  String tokenizer;
+
+  @Option(names = "--tokenizer-mode", defaultValue = "auto", description = "Accepted for compatibility (auto, slow, mistral, custom); deepseek_v4 is not supported.")
+  String tokenizerMode;
+
+  @Option(names = "--trust-remote-code", description = "Accepted for compatibility (no effect: tokenizers are local files).")
+  boolean trustRemoteCode;
+
+  @Option(names = "--dataset-name", defaultValue = "random", description = "random (default) or jsonl.")
+  String datasetName;
+
+  @Option(names = "--dataset-path", description = "JSONL prompts file for --dataset-name jsonl.")
+  Path datasetPath;
+
+  @Option(names = "--num-prompts", defaultValue = "1000") int numPrompts;
+
+  @Option(names = "--random-input-len", defaultValue = "1024") int randomInputLen;
+
+  @Option(names = "--random-output-len", defaultValue = "128") int randomOutputLen;
+
+  @Option(names = "--random-range-ratio", defaultValue = "1.0") double randomRangeRatio;
+
+  @Option(names = "--random-prefix-len", defaultValue = "0") int randomPrefixLen;
+
+  @Option(names = "--random-num-workers", defaultValue = "0", description = "Accepted for compatibility; prompts do not depend on it.")
+  int randomNumWorkers;
+
+  @Option(names = "--use-chat-template", description = "Not supported yet (fails with a clear message).")
+  boolean useChatTemplate;
+
+  @Option(names = "--dsv4", description = "Not supported (DeepSeek-V4 encoder).")
+  boolean dsv4;
+
+  @Option(names = "--seed", defaultValue = "0") long seed;
+
+  @Option(names = "--request-rate", defaultValue = "inf", description = "Requests/s or inf (default: all at once, shaped by --max-concurrency).")
+  String requestRate;
+
+  @Option(names = "--burstiness", defaultValue = "1.0", description = "Gamma shape of inter-arrival times (1 = Poisson).")
+  double burstiness;
+
+  @Option(names = "--arrivals", defaultValue = "gamma", description = "gamma (default; Poisson at burstiness 1) or constant spacing.")
+  String arrivals;
+
+  @Option(names = "--max-concurrency", description = "Most requests in flight.")
+  Integer maxConcurrency;
+
+  @Option(names = "--num-warmups", defaultValue = "0") int numWarmups;
+
+  @Option(names = "--ignore-eos") boolean ignoreEos;
+
+  @Option(names = "--best-of", defaultValue = "1") int bestOf;
+
+  @Option(names = "--logprobs") Integer logprobs;
+
+  @Option(names = "--temperature", defaultValue = "0.0") double temperature;
+
+  @Option(names = "--continuous-usage-stats", description = "Ask for per-chunk usage (exact per-token ITL on vLLM/SGLang).")
+  boolean continuousUsage;
+
+  @Option(names = "--percentile-metrics", defaultValue = "ttft,tpot,itl,e2el") String percentileMetrics;
+
+  @Option(names = "--metric-percentiles", defaultValue = "90,99,99.9") String metricPercentiles;
+
+  @Option(names = "--goodput", arity = "1..*", description = "SLOs KEY:VALUE in ms (ttft, tpot, e2el).")
+  List<String> goodput = new ArrayList<>();
+
+  @Option(names = "--save-result") boolean saveResult;
+
+  @Option(names = "--save-detailed") boolean saveDetailed;
+
+  @Option(names = "--result-dir") Path resultDir;
+
+  @Option(names = "--result-filename") String resultFilename;
+
+  @Option(names = "--metadata", arity = "1..*", description = "KEY=VALUE pairs saved in the raw result.")
+  List<String> metadata = new ArrayList<>();
+
+  @Option(names = "--disable-tqdm", description = "No progress bar.") boolean disableTqdm;
+
+  @Option(names = "--profile", description = "Not supported (server profiler hooks).") boolean profile;
+
+  @Option(names = "--lora-modules", arity = "1..*", description = "Not supported.") List<String> loraModules;
+
+  @Option(names = "--api-key", description = "Bearer token (default: $OPENAI_API_KEY). Never logged or saved.")
+  String apiKey;
+
+  @Option(names = "--http2", description = "HTTP/2 (h2c) instead of HTTP/1.1 keep-alive.") boolean http2;
+
+  @Option(names = "--io-threads", description = "Client I/O threads (default: CPU count).") Integer ioThreads;
+
+  @Option(names = "--timeout-connect", defaultValue = "30s", description = "Connect deadline (e.g. 30s, 2m).") String timeoutConnect;
+
+  @Option(names = "--timeout-first-byte", defaultValue = "30m") String timeoutFirstByte;
+
+  @Option(names = "--timeout-idle", defaultValue = "10m", description = "Longest silence inside a stream.") String timeoutIdle;
+
+  @Option(names = "--timeout-total", defaultValue = "6h", description = "Whole request (the reference's 6 h).") String timeoutTotal;
+
+  @Override
+  public Integer call() {
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    if (useChatTemplate || dsv4) {
+      throw new UsageException("--use-chat-template/--dsv4 are not supported yet: infx's "
+          + "tokenizers do not render chat templates");
+    }
+    if (tokenizerMode.equals("deepseek_v4")) {
+      throw new UsageException("--tokenizer-mode deepseek_v4 is not supported");
+    }
+    if (profile) {
+      throw new UsageException("--profile is not supported (no /start_profile hooks)");
+    }
+    if (loraModules != null && !loraModules.isEmpty()) {
+      throw new UsageException("--lora-modules is not supported");
+    }
+    ImmutableBodyOptions.Builder body = BodyOptions.builder().ignoreEos(ignoreEos).bestOf(bestOf)
+        .temperature(temperature).continuousUsageStats(continuousUsage);
+    if (logprobs != null) {
+      body.logprobs(logprobs);
+    }
+    ImmutableServeJob.Builder job = ServeJob.builder()
+        .backend(Backend.parse(backend)).host(host).port(port).model(model)
+        .datasetName(datasetName).numPrompts(numPrompts).randomInputLen(randomInputLen)
+        .randomOutputLen(randomOutputLen).randomRangeRatio(randomRangeRatio)
+        .randomPrefixLen(randomPrefixLen).seed(seed).requestRate(parseRate(requestRate))
+        .burstiness(burstiness).constantArrivals(parseArrivals(arrivals)).numWarmups(numWarmups)
+        .body(body.build()).metrics(metricOptions()).saveResult(saveResult)
+        .saveDetailed(saveDetailed).metadata(parseMetadata(metadata)).http2(http2)
+        .progress(!disableTqdm)
+        .deadlines(Deadlines.builder().connect(duration("--timeout-connect", timeoutConnect))
+            .firstByte(duration("--timeout-first-byte", timeoutFirstByte))
+            .idle(duration("--timeout-idle", timeoutIdle))
+            .total(duration("--timeout-total", timeoutTotal)).build());
+    if (baseUrl != null) {
+      job.baseUrl(parseUrl(baseUrl));
+    }
+    if (endpoint != null) {
+      job.endpoint(endpoint);
+    }
+    if (servedModelName != null) {
+      job.servedModelName(servedModelName);
+    }
+    if (tokenizer != null) {
+      job.tokenizer(tokenizer);
+    }
+    if (datasetPath != null) {
+      job.datasetPath(datasetPath);
+    }
+    if (maxConcurrency != null) {
+      if (maxConcurrency < 1) {
+        throw new UsageException("--max-concurrency must be ≥ 1, got " + maxConcurrency);
+      }
+      job.maxConcurrency(maxConcurrency);
+    }
+    if (resultDir != null) {
+      job.resultDir(resultDir);
+    }
+    if (resultFilename != null) {
+      job.resultFilename(resultFilename);
+    }
+    String key = apiKey != null ? apiKey : System.getenv("OPENAI_API_KEY");
+    if (key != null && !key.isEmpty()) {
+      job.apiKey(key);
+    }
+    if (ioThreads != null) {
+      job.ioThreads(ioThreads);
+    }
+    ServeJob.Outcome o = job.build().run(out, err);
+    o.rawFile().ifPresent(f -> err.println("infx: raw result written to " + f));
+    if (o.gateFailure().isPresent()) {
+      err.println(o.gateFailure().get());
+    }
+    return o.exitCode();
+  }
+
+  private MetricOptions metricOptions() {
+    Map<String, Double> slo = new LinkedHashMap<>();
+    for (String g : goodput) {
+      int c = g.indexOf(':');
+      if (c < 0) {
+        throw new UsageException("--goodput expects KEY:VALUE (ms), got '" + g + "'");
+      }
+      try {
+        slo.put(g.substring(0, c), Double.parseDouble(g.substring(c + 1)));
+      } catch (NumberFormatException e) {
+        throw new UsageException("--goodput " + g + ": the value must be a number of ms");
+      }
+    }
+    List<Double> ps = new ArrayList<>();
+    for (String p : metricPercentiles.split(",")) {
+      try {
+        ps.add(Double.parseDouble(p.trim()));
+      } catch (NumberFormatException e) {
+        throw new UsageException("--metric-percentiles: '" + p + "' is not a number");
+      }
+    }
+    return MetricOptions.builder()
+        .percentileMetrics(List.of(percentileMetrics.split(","))).metricPercentiles(ps)
+        .goodput(slo).build();
+  }
+
+  static double parseRate(String s) {
+    if (s.equalsIgnoreCase("inf")) {
+      return Double.POSITIVE_INFINITY;
+    }
+    try {
+      return Double.parseDouble(s);
+    } catch (NumberFormatException e) {
+      throw new UsageException("--request-rate must be a number or inf, got '" + s + "'");
+    }
+  }
+
+  private static boolean parseArrivals(String s) {
+    return switch (s) {
+      case "gamma", "poisson" -> false;
+      case "constant" -> true;
+      default -> throw new UsageException("--arrivals must be gamma, poisson or constant, got '" + s + "'");
+    };
+  }
+
+  static Map<String, String> parseMetadata(List<String> items) {
+    Map<String, String> m = new LinkedHashMap<>();
+    for (String item : items) {
+      String[] parts = item.split("=", -1);
+      if (parts.length < 2 || parts[0].isEmpty()) {
+        throw new UsageException("--metadata expects KEY=VALUE, got '" + item + "'");
+      }
+      m.put(parts[0], parts[1]);
+    }
+    return m;
+  }
+
+  private static URI parseUrl(String s) {
+    try {
+      URI u = URI.create(s);
+      if (u.getScheme() == null || u.getHost() == null) {
+        throw new IllegalArgumentException();
+      }
+      return u;
+    } catch (IllegalArgumentException e) {
+      throw new UsageException("--base-url must look like http://host:port, got '" + s + "'");
+    }
+  }
+
+  /** Parses {@code 250ms}, {@code 30s}, {@code 10m}, {@code 6h} or ISO-8601 ({@code PT30S}). */
+  static Duration duration(String flag, String s) {
+    try {
+      String v = s.trim().toLowerCase(java.util.Locale.ROOT);
+      if (v.startsWith("pt") || v.startsWith("p")) {
+        return Duration.parse(s.trim().toUpperCase(java.util.Locale.ROOT));
+      }
+      if (v.endsWith("ms")) {
+        return Duration.ofMillis(Long.parseLong(v.substring(0, v.length() - 2)));
+      }
+      long n = Long.parseLong(v.substring(0, v.length() - 1));
+      return switch (v.charAt(v.length() - 1)) {
+        case 's' -> Duration.ofSeconds(n);
+        case 'm' -> Duration.ofMinutes(n);
+        case 'h' -> Duration.ofHours(n);
+        default -> throw new NumberFormatException();
+      };
+    } catch (RuntimeException e) {
+      throw new UsageException(flag + ": expected a duration like 250ms, 30s, 10m or 6h, got '"
+          + s + "'");
+    }
+  }
+}

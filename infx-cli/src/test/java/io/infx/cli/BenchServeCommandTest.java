@@ -1,0 +1,105 @@
+package io.infx.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.infx.client.sim.SimConfig;
+import io.infx.client.sim.SimServer;
+import io.infx.core.json.Json;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class BenchServeCommandTest {
+
+  private final StringWriter out = new StringWriter();
+  private final StringWriter err = new StringWriter();
+
+  private int run(String... args) {
+    return Main.run(args, new PrintWriter(out), new PrintWriter(err));
+  }
+
+  @Test
+  void inferenceXFlagsAgainstTheSimulatorWriteANormalizableRawResult(@TempDir Path dir)
+      throws Exception {
+    try (SimServer sim = SimServer.start(SimConfig.builder()
+        .decodeStepBase(Duration.ofMillis(1)).build())) {
+      int rc = run("bench", "serve", "--backend", "openai-chat", "--base-url",
+          sim.baseUri().toString(), "--endpoint", "/v1/chat/completions", "--model", "tiny",
+          "--dataset-name", "random", "--random-input-len", "64", "--random-output-len", "16",
+          "--random-range-ratio", "0.8", "--num-prompts", "24", "--max-concurrency", "4",
+          "--request-rate", "inf", "--ignore-eos", "--num-warmups", "8",
+          "--percentile-metrics", "ttft,tpot,itl,e2el", "--save-result", "--result-dir",
+          dir.toString(), "--result-filename", "r.json", "--metadata", "a=b", "--disable-tqdm");
+      assertThat(rc).as(err.toString()).isZero();
+      assertThat(out.toString()).contains("Serving Benchmark Result").contains("Successful requests:                     24");
+      JsonNode raw = Json.mapper().readTree(dir.resolve("r.json").toFile());
+      assertThat(raw.get("completed").asInt()).isEqualTo(24);
+      assertThat(raw.get("a").asText()).isEqualTo("b");
+      assertThat(raw.get("tokenizer_id").asText()).isEqualTo("tiny");
+      assertThat(raw.get("infx").get("workload").get("tokenizer").asText()).isEqualTo("builtin");
+      assertThat(raw.get("output_lens").size()).isEqualTo(24);
+      for (JsonNode len : raw.get("output_lens")) {
+        assertThat(len.asInt()).isBetween(12, 16);
+      }
+      // the results normalizer accepts it as the reference would
+      Path env = dir.resolve("env.json");
+      java.nio.file.Files.writeString(env, "{\"RUNNER_TYPE\":\"h200\",\"FRAMEWORK\":\"vllm\","
+          + "\"PRECISION\":\"fp8\",\"SPEC_DECODING\":\"none\",\"RESULT_FILENAME\":\"r\","
+          + "\"ISL\":\"64\",\"OSL\":\"16\",\"DISAGG\":\"false\",\"MODEL_PREFIX\":\"tiny\","
+          + "\"IMAGE\":\"img\",\"TP\":\"1\",\"EP_SIZE\":\"1\",\"DP_ATTENTION\":\"false\"}");
+      StringWriter o2 = new StringWriter();
+      int rc2 = Main.run(new String[] {"results", "process", "--dir", dir.toString(),
+          "--env-file", env.toString()}, new PrintWriter(o2), new PrintWriter(err));
+      assertThat(rc2).as(err.toString()).isZero();
+      JsonNode agg = Json.mapper().readTree(o2.toString());
+      assertThat(agg.get("conc").asInt()).isEqualTo(4);
+      assertThat(agg.get("median_intvty").asDouble()).isPositive();
+    }
+  }
+
+  @Test
+  void failureGateExitsOneAfterSaving(@TempDir Path dir) throws Exception {
+    io.infx.client.sim.Faults f = io.infx.client.sim.Faults.always(
+        io.infx.client.sim.Faults.Kind.HTTP_500);
+    try (SimServer sim = SimServer.start(SimConfig.builder().faults(f).build())) {
+      int rc = run("bench", "serve", "--backend", "vllm", "--base-url", sim.baseUri().toString(),
+          "--model", "m", "--tokenizer", "builtin", "--random-input-len", "8",
+          "--random-output-len", "4", "--num-prompts", "5", "--max-concurrency", "2",
+          "--save-result", "--result-dir", dir.toString(), "--result-filename", "x.json",
+          "--disable-tqdm");
+      assertThat(rc).isEqualTo(1);
+      assertThat(err.toString())
+          .contains("FAIL: request failure rate 100.0% exceeds 5% threshold (0/5 completed)");
+      assertThat(dir.resolve("x.json")).exists();
+    }
+  }
+
+  @Test
+  void usageErrorsAreClearAndExitTwo() {
+    assertThat(run("bench", "serve", "--model", "m", "--backend", "tgi")).isEqualTo(2);
+    assertThat(err.toString()).contains("legacy backend").doesNotContain("\tat ");
+    err.getBuffer().setLength(0);
+    assertThat(run("bench", "serve", "--model", "m", "--goodput", "ttft")).isEqualTo(2);
+    assertThat(err.toString()).contains("KEY:VALUE");
+    err.getBuffer().setLength(0);
+    assertThat(run("bench", "serve", "--model", "m", "--backend", "openai-chat",
+        "--endpoint", "/v1/completions", "--tokenizer", "builtin", "--base-url",
+        "http://127.0.0.1:9")).isEqualTo(2);
+    assertThat(err.toString()).contains("chat/completions");
+  }
+
+  @Test
+  void simServesForABoundedTime() {
+    long t0 = System.nanoTime();
+    assertThat(run("sim", "--port", "0", "--for", "300ms")).isZero();
+    assertThat(out.toString()).startsWith("http://127.0.0.1:");
+    assertThat(System.nanoTime() - t0).isLessThan(Duration.ofSeconds(20).toNanos());
+  }
+}

@@ -1,0 +1,303 @@
+package io.infx.client;
+
+import io.infx.client.dataset.JsonlDataset;
+import io.infx.client.dataset.Prompt;
+import io.infx.client.dataset.RandomDataset;
+import io.infx.client.load.LoadModel;
+import io.infx.client.load.OpenLoop;
+import io.infx.client.tokenizer.Tokenizers;
+import io.infx.client.tokenizer.Tokenizer;
+import io.infx.core.InfxException;
+import io.infx.core.InfxStyle;
+import io.infx.core.UsageException;
+import java.io.PrintWriter;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import org.immutables.value.Value;
+
+/**
+ * One {@code benchmark_serving}-style run as InferenceX invokes it (client spec §1 and §7): build
+ * the dataset, run warm-ups and the measured phase, print the summary, save the raw result and
+ * apply the 5 % failure gate. {@code infx bench serve} maps its flags onto this type, and the
+ * fleet's local adapter runs it in-process.
+ */
+@Value.Immutable
+@InfxStyle
+public abstract class ServeJob {
+
+  public abstract Backend backend();
+
+  /** {@code --base-url}; when absent, {@code http://<host>:<port>}. */
+  public abstract Optional<URI> baseUrl();
+
+  @Value.Default
+  public String host() {
+    return "127.0.0.1";
+  }
+
+  @Value.Default
+  public int port() {
+    return 8000;
+  }
+
+  /** {@code --endpoint}; default: the backend's API path. */
+  public abstract Optional<String> endpoint();
+
+  /** {@code --model}: recorded as {@code model_id}. */
+  public abstract String model();
+
+  /** {@code --served-model-name}: the {@code model} field sent; default {@link #model()}. */
+  public abstract Optional<String> servedModelName();
+
+  /** {@code --tokenizer}: {@code builtin}, a {@code tokenizer.json}, a directory or a model id. */
+  public abstract Optional<String> tokenizer();
+
+  /** {@code random} (default) or {@code jsonl}. */
+  @Value.Default
+  public String datasetName() {
+    return "random";
+  }
+
+  public abstract Optional<Path> datasetPath();
+
+  @Value.Default
+  public int numPrompts() {
+    return 1000;
+  }
+
+  @Value.Default
+  public int randomInputLen() {
+    return 1024;
+  }
+
+  @Value.Default
+  public int randomOutputLen() {
+    return 128;
+  }
+
+  @Value.Default
+  public double randomRangeRatio() {
+    return 1.0;
+  }
+
+  @Value.Default
+  public int randomPrefixLen() {
+    return 0;
+  }
+
+  @Value.Default
+  public long seed() {
+    return 0;
+  }
+
+  /** {@code --request-rate}; infinity (default) releases all requests at once. */
+  @Value.Default
+  public double requestRate() {
+    return Double.POSITIVE_INFINITY;
+  }
+
+  @Value.Default
+  public double burstiness() {
+    return 1.0;
+  }
+
+  /** Evenly spaced arrivals instead of gamma/Poisson (infx extension). */
+  @Value.Default
+  public boolean constantArrivals() {
+    return false;
+  }
+
+  public abstract OptionalInt maxConcurrency();
+
+  @Value.Default
+  public int numWarmups() {
+    return 0;
+  }
+
+  @Value.Default
+  public BodyOptions body() {
+    return BodyOptions.defaults();
+  }
+
+  @Value.Default
+  public MetricOptions metrics() {
+    return MetricOptions.defaults();
+  }
+
+  @Value.Default
+  public boolean saveResult() {
+    return false;
+  }
+
+  @Value.Default
+  public boolean saveDetailed() {
+    return false;
+  }
+
+  public abstract Optional<Path> resultDir();
+
+  public abstract Optional<String> resultFilename();
+
+  /** {@code --metadata KEY=VALUE} pairs, in order. */
+  public abstract Map<String, String> metadata();
+
+  public abstract Optional<String> apiKey();
+
+  @Value.Default
+  public boolean http2() {
+    return false;
+  }
+
+  @Value.Default
+  public Deadlines deadlines() {
+    return Deadlines.defaults();
+  }
+
+  public abstract OptionalInt ioThreads();
+
+  /** Show the progress bar on stderr. */
+  @Value.Default
+  public boolean progress() {
+    return true;
+  }
+
+  public static ImmutableServeJob.Builder builder() {
+    return ImmutableServeJob.builder();
+  }
+
+  /**
+   * What the run produced.
+   *
+   * @param result the run and its records
+   * @param metrics the statistics
+   * @param rawFile where the raw result was written, when saved
+   * @param gateFailure the failure-gate message when more than 5 % of the requests failed
+   */
+  public record Outcome(ServeResult result, ServeMetrics metrics, Optional<Path> rawFile,
+      Optional<String> gateFailure) {
+    /** 0 when the gate passed, 1 otherwise (the reference's exit status). */
+    public int exitCode() {
+      return gateFailure.isPresent() ? 1 : 0;
+    }
+  }
+
+  /** The base URL requests go to. */
+  public URI base() {
+    return baseUrl().orElse(URI.create("http://" + host() + ":" + port()));
+  }
+
+  /**
+   * Runs the job.
+   *
+   * @param out receives the summary table
+   * @param err receives the progress bar and notes
+   * @throws UsageException for bad flags, {@link InfxException} for unusable inputs
+   */
+  public Outcome run(PrintWriter out, PrintWriter err) {
+    String endpoint = endpoint().orElse(backend().api().defaultEndpoint());
+    if (numPrompts() < 1) {
+      throw new UsageException("--num-prompts must be ≥ 1, got " + numPrompts());
+    }
+    LoadModel load = loadModel();
+    Tokenizers.Resolved tok = Tokenizers.resolve(tokenizer(), model(), base());
+    try (Tokenizer t = tok.tokenizer()) {
+      if (!tok.note().isEmpty()) {
+        err.println("infx: " + tok.note());
+      }
+      List<Prompt> prompts = switch (datasetName()) {
+        case "random" -> RandomDataset.generate(t, randomInputLen(), randomOutputLen(),
+            randomRangeRatio(), randomPrefixLen(), numPrompts(), seed());
+        case "jsonl" -> JsonlDataset.read(datasetPath().orElseThrow(() ->
+            new UsageException("--dataset-name jsonl needs --dataset-path FILE")), t,
+            randomOutputLen(), numPrompts());
+        default -> throw new UsageException("unknown dataset '" + datasetName()
+            + "' (supported: random, jsonl)");
+      };
+      ImmutableClientOptions.Builder co = ClientOptions.builder().baseUri(base()).http2(http2())
+          .deadlines(deadlines()).fallbackTokenizer(t);
+      apiKey().ifPresent(co::apiKey);
+      ioThreads().ifPresent(co::ioThreads);
+      ProgressBar bar = progress() ? new ProgressBar(err) : null;
+      ServeBenchmark bench = ServeBenchmark.builder()
+          .client(co.build()).backend(backend()).endpoint(endpoint)
+          .model(servedModelName().orElse(model())).prompts(prompts).load(load)
+          .warmups(numWarmups()).body(body()).seed(seed())
+          .progress(Optional.ofNullable(bar == null ? null : (ServeBenchmark.ProgressListener) bar::update))
+          .build();
+      ServeResult run = bench.run();
+      if (bar != null) {
+        bar.finish();
+      }
+      ServeMetrics m = run.metrics(metrics());
+      Summary.print(out, run, m, metrics());
+      Optional<Path> file = Optional.empty();
+      if (saveResult()) {
+        Map<String, Object> workload = new LinkedHashMap<>();
+        workload.put("dataset", datasetName());
+        if (datasetName().equals("random")) {
+          workload.put("random_input_len", randomInputLen());
+          workload.put("random_output_len", randomOutputLen());
+          workload.put("random_range_ratio", randomRangeRatio());
+          workload.put("random_prefix_len", randomPrefixLen());
+        } else {
+          workload.put("dataset_path", datasetPath().map(Path::toString).orElse(""));
+        }
+        workload.put("seed", seed());
+        workload.put("tokenizer", t.id());
+        workload.put("token_count_note", "input_lens from the client tokenizer; output from usage");
+        Map<String, Object> raw = RawResult.build(run, m, metrics(), new RawResult.Context(
+            model(), tokenizer().orElse(model()), metadata(), saveDetailed(), workload));
+        Path dir = resultDir().orElse(Path.of(""));
+        Path f = dir.resolve(resultFilename().orElseGet(() -> defaultFileName(load)));
+        RawResult.write(f, raw);
+        file = Optional.of(f);
+      }
+      double failureRate = 1.0 - (double) m.completed() / m.requested();
+      Optional<String> gate = Optional.empty();
+      if (failureRate > 0.05) {
+        gate = Optional.of(String.format(java.util.Locale.ROOT,
+            "FAIL: request failure rate %.1f%% exceeds 5%% threshold (%d/%d completed)",
+            failureRate * 100, m.completed(), m.requested()));
+      }
+      return new Outcome(run, m, file, gate);
+    }
+  }
+
+  LoadModel loadModel() {
+    double rate = requestRate();
+    if (!(rate > 0)) {
+      throw new UsageException("--request-rate must be > 0 or inf, got " + rate);
+    }
+    if (Double.isInfinite(rate)) {
+      return LoadModel.closed(maxConcurrency().orElse(numPrompts()));
+    }
+    OpenLoop o = constantArrivals() ? LoadModel.constant(rate)
+        : LoadModel.gamma(rate, burstiness());
+    return maxConcurrency().isPresent() ? o.withCeiling(maxConcurrency().getAsInt()) : o;
+  }
+
+  private String defaultFileName(LoadModel load) {
+    String rate = Double.isInfinite(requestRate()) ? "inf" : trimDouble(requestRate());
+    String conc = maxConcurrency().isPresent() ? "-concurrency" + maxConcurrency().getAsInt() : "";
+    String base = model().contains("/") ? model().substring(model().lastIndexOf('/') + 1) : model();
+    String date = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
+    return backend().cliName() + "-" + rate + "qps" + conc + "-" + base + "-" + date + ".json";
+  }
+
+  private static String trimDouble(double d) {
+    return d == Math.rint(d) ? Double.toString(d) : Double.toString(d);
+  }
+
+  /** Deadlines of a Python-like run: the reference has only a 6 h total timeout. */
+  public static Deadlines referenceDeadlines() {
+    return Deadlines.builder().total(Duration.ofHours(6)).build();
+  }
+}

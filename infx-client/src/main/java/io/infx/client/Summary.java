@@ -1,0 +1,71 @@
+package io.infx.client;
+
+import io.infx.client.metrics.Stats;
+import java.io.PrintWriter;
+import java.util.Locale;
+import java.util.Map;
+
+/** The end-of-run table, laid out like the reference client's report. */
+final class Summary {
+
+  private Summary() {}
+
+  static void print(PrintWriter out, ServeResult run, ServeMetrics m, MetricOptions mo) {
+    out.println("============ Serving Benchmark Result ============");
+    row(out, "Successful requests:", Integer.toString(m.completed()));
+    row(out, "Failed requests:", Integer.toString(m.failed()));
+    if (m.cancelled() + m.notSent() > 0) {
+      row(out, "Cancelled / not sent:", m.cancelled() + " / " + m.notSent());
+    }
+    row(out, "Benchmark duration (s):", f2(m.durationSeconds()));
+    row(out, "Total input tokens:", Long.toString(m.totalInputTokens()));
+    row(out, "Total generated tokens:", Long.toString(m.totalOutputTokens()));
+    row(out, "Request throughput (req/s):", f2(m.requestThroughput()));
+    m.requestGoodput().ifPresent(g -> row(out, "Request goodput (req/s):", f2(g)));
+    row(out, "Output token throughput (tok/s):", f2(m.outputThroughput()));
+    row(out, "Total Token throughput (tok/s):", f2(m.totalTokenThroughput()));
+    row(out, "Peak concurrent requests:", Integer.toString(m.peakConcurrency()));
+    section(out, "ttft", "Time to First Token", "TTFT", m.ttft(), mo);
+    section(out, "tpot", "Time per Output Token (excl. 1st token)", "TPOT", m.tpot(), mo);
+    section(out, "itl", "Inter-token Latency", "ITL", m.itl(), mo);
+    section(out, "e2el", "End-to-end Latency", "E2EL", m.e2el(), mo);
+    if (m.failed() > 0) {
+      out.println(center("Failures"));
+      for (Map.Entry<FailureClass, Integer> e : m.failuresByClass().entrySet()) {
+        row(out, e.getKey().label() + ":", Integer.toString(e.getValue()));
+      }
+      m.firstFailures().stream().findFirst().ifPresent(f ->
+          out.println("First: [" + f.kind().label() + "] " + f.message()));
+    }
+    out.println("==================================================");
+    out.flush();
+  }
+
+  private static void section(PrintWriter out, String key, String title, String abbr, Stats s,
+      MetricOptions mo) {
+    if (!mo.percentileMetrics().contains(key)) {
+      return;
+    }
+    out.println(center(title));
+    row(out, "Mean " + abbr + " (ms):", f2(s.mean() * 1000));
+    row(out, "Median " + abbr + " (ms):", f2(s.median() * 1000));
+    for (double p : mo.metricPercentiles()) {
+      row(out, "P" + RawResult.percentileLabel(p) + " " + abbr + " (ms):",
+          f2(s.percentile(p) * 1000));
+    }
+  }
+
+  private static String center(String title) {
+    int w = 50;
+    int pad = Math.max(0, w - title.length());
+    return "-".repeat(pad / 2) + title + "-".repeat(pad - pad / 2);
+  }
+
+  private static void row(PrintWriter out, String label, String value) {
+    out.println(String.format(Locale.ROOT, "%-40s %s", label, value));
+  }
+
+  private static String f2(double v) {
+    return String.format(Locale.ROOT, "%.2f", v);
+  }
+}
