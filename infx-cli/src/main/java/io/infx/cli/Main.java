@@ -26,6 +26,7 @@ import picocli.CommandLine.Spec;
         + "normalize and compare results.",
     subcommands = {
         CommandLine.HelpCommand.class,
+        GenerateCommand.class,
         ResultsCommand.class,
         FleetCommand.class,
         AgentxCommand.class,

@@ -47,6 +47,11 @@ public final class Constraints {
       synchronized (Constraints.class) {
         v = validator;
         if (v == null) {
+          // Hibernate Validator logs through JBoss Logging, which falls back to java.util.logging
+          // (INFO on stderr) unless told to use SLF4J, the logging API every infx module uses.
+          if (System.getProperty("org.jboss.logging.provider") == null) {
+            System.setProperty("org.jboss.logging.provider", "slf4j");
+          }
           v = Validation.byProvider(HibernateValidator.class)
               .configure()
               .ignoreXmlConfiguration()
