@@ -10,10 +10,10 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class WekaTracesTest {
+public class WekaTracesTest {
 
   /** The spec's tiny example (agentx.md §2.1). */
-  static final String DEMO = """
+  public static final String DEMO = """
       {"id": "demo-1", "models": ["m-large", "m-small"], "block_size": 64,
        "hash_id_scope": "local", "requests": [
         {"t": 0.0, "type": "s", "model": "m-large", "in": 256, "out": 40,

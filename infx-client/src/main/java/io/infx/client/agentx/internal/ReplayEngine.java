@@ -1,0 +1,843 @@
+package io.infx.client.agentx.internal;
+
+import io.infx.client.RequestFailure;
+import io.infx.client.RequestRecord;
+import io.infx.client.agentx.AgenticOptions;
+import io.infx.client.agentx.TraceRequest;
+import io.infx.client.agentx.WekaTrace;
+import io.infx.core.InfxException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The AgentX lane scheduler (spec {@code agentx.md} §1.2–§1.7): {@code users} lanes each holding one
+ * live session tree; warmup (a primer per lane with the full history before a seeded start point,
+ * then N one-token requests per lane continuing the trees, with recorded idle removed); profiling
+ * with recorded end-to-start gaps, subagents at their recorded offsets, joins, per-tree and
+ * whole-system idle caps; recycling of drained lanes from turn 0 of a new play; a bounded drain.
+ *
+ * <p>All scheduling state is owned by the thread that calls {@link #run()}: completions and
+ * prepared bodies arrive as events on a queue, so no lock is taken on the hot path. Prompt bodies
+ * are synthesized ahead of their due time on two worker threads, at most {@link #PREPARE_LEAD_NANOS}
+ * early, so memory holds only the bodies about to be sent.
+ */
+public final class ReplayEngine {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ReplayEngine.class);
+
+  /** Bodies are built at most this long before their due time. */
+  static final long PREPARE_LEAD_NANOS = 200_000_000L;
+  /** The live error threshold applies once this many profiling requests completed. */
+  static final int LIVE_THRESHOLD_MIN_REQUESTS = 10;
+  /** Error substrings that mean the prompt no longer fits the model's context. */
+  private static final String[] OVERFLOW_MARKERS = {
+      "context length", "maximum context", "context_length_exceeded", "prompt is too long",
+      "context window", "too many tokens"};
+
+  enum Phase { WARMUP, PROFILING, DRAIN, DONE }
+
+  /** The outcome of a run. */
+  public record Outcome(ReplayStats stats, Instant start, Instant end, Instant profilingStart,
+      Instant profilingEnd, boolean cancelled, String cancelReason, int lanes, int plays) {}
+
+  private final AgenticOptions options;
+  private final List<TracePlan> initialPool;
+  private final List<TracePlan> recyclePool;
+  private final Transport transport;
+  private final PromptWriter writer;
+  private final RecordSink sink;
+  private final ReplayStats stats = new ReplayStats();
+  private final String runId;
+  private final Random rng;
+  private final long nanoBase = System.nanoTime();
+  private final long epochBase;
+  private final ConcurrentLinkedQueue<Runnable> events = new ConcurrentLinkedQueue<>();
+  private final TreeSet<Pending> pending = new TreeSet<>();
+  private final Set<Play> touched = new HashSet<>();
+  private final ExecutorService prep;
+  private final ServerMetricsScraper scraper;
+  private volatile Thread scheduler;
+
+  private Phase phase = Phase.WARMUP;
+  private Lane[] lanes;
+  private int[] order;
+  private int cursor;
+  private int epoch;
+  private long seq;
+  private int inFlight;
+  private int plays;
+  private long profilingStart;
+  private long profilingEnd;
+  private long drainDeadline;
+  private long warmupDeadline = Long.MAX_VALUE;
+  private long liveCompleted;
+  private long liveErrors;
+  private boolean cancelled;
+  private String cancelReason = "";
+  private InfxException abort;
+  private final long durationNanos;
+  private final long graceNanos;
+  private final long treeCapNanos;
+  private final long systemCapNanos;
+
+  ReplayEngine(AgenticOptions options, List<WekaTrace> traces, Transport transport, RecordSink sink,
+      ServerMetricsScraper scraper) {
+    this.options = options;
+    this.scraper = scraper;
+    this.transport = transport;
+    this.sink = sink;
+    this.runId = options.runId().orElse(UUID.randomUUID().toString());
+    this.rng = new Random(options.seed());
+    Instant now = Instant.now();
+    this.epochBase = now.getEpochSecond() * 1_000_000_000L + now.getNano();
+    this.recyclePool = new ArrayList<>();
+    this.initialPool = new ArrayList<>();
+    int blockSize = 64;
+    for (WekaTrace t : traces) {
+      TracePlan p = TracePlan.of(t);
+      if (p == null) {
+        continue;
+      }
+      recyclePool.add(p);
+      if (p.root().size() >= 2) {
+        initialPool.add(p);
+      }
+      blockSize = t.blockSize();
+    }
+    if (initialPool.isEmpty()) {
+      throw new InfxException("agentx", "no usable trace: every trace needs at least two top-level "
+          + "requests (a warmup primer and one profiled turn)");
+    }
+    this.writer = new PromptWriter(new BlockText(options.seed(), options.tokenizer().orElse(null)),
+        blockSize, options.model(), options.extraBody());
+    this.durationNanos = options.duration().toNanos();
+    this.graceNanos = options.grace().toNanos();
+    this.treeCapNanos = options.traceIdleGapCap().toNanos();
+    this.systemCapNanos = options.systemIdleGapCap().toNanos();
+    this.prep = Executors.newFixedThreadPool(2, r -> {
+      Thread th = new Thread(r, "infx-agentx-prompts");
+      th.setDaemon(true);
+      return th;
+    });
+  }
+
+  // ---------------------------------------------------------------- state
+
+  private final class Lane {
+    final int index;
+    int recyclePass;
+    Play play;
+    boolean primerSent;
+    int warmupIssued;
+    boolean frozen;
+
+    Lane(int index) {
+      this.index = index;
+    }
+  }
+
+  private final class Play {
+    final Lane lane;
+    final TracePlan plan;
+    final int number;
+    final String marker;
+    final long namespace;
+    final String rootCorrelation;
+    int liveSessions;
+    int inFlight;
+    final List<Pending> waiting = new ArrayList<>();
+
+    Play(Lane lane, TracePlan plan, int number) {
+      this.lane = lane;
+      this.plan = plan;
+      this.number = number;
+      this.marker = marker(runId, lane.index, lane.recyclePass, plan.trace().id());
+      this.namespace = plan.trace().scope() == WekaTrace.HashIdScope.GLOBAL ? 0 : BlockText.hash(plan.trace().id());
+      this.rootCorrelation = UUID.randomUUID().toString();
+    }
+  }
+
+  private final class Session {
+    final Play play;
+    final Conversation conv;
+    final Session parent;
+    final Conversation.Child asChild;
+    final String correlationId;
+    final Transcript transcript = new Transcript();
+    final int[] joinPending;
+    final long[] joinReady;
+    final int firstTurn;
+    int advanced = -1;
+    int next;
+    long prevEnd;
+    boolean inFlight;
+    boolean ended;
+    boolean done;
+    Pending pendingTurn;
+
+    Session(Play play, Conversation conv, Session parent, Conversation.Child asChild, int firstTurn,
+        long firstReady) {
+      this.play = play;
+      this.conv = conv;
+      this.parent = parent;
+      this.asChild = asChild;
+      this.correlationId = parent == null ? play.rootCorrelation : UUID.randomUUID().toString();
+      this.joinPending = new int[conv.size()];
+      this.joinReady = new long[conv.size()];
+      this.firstTurn = firstTurn;
+      this.next = firstTurn;
+      this.prevEnd = firstReady;
+      play.liveSessions++;
+    }
+  }
+
+  /** A turn waiting to be sent. Ordered by due time. */
+  private final class Pending implements Comparable<Pending> {
+    final Session session;
+    final int turn;
+    final boolean primer;
+    final long id = seq++;
+    long due;
+    long delay;
+    boolean building;
+    boolean built;
+    boolean builtForWarmup;
+    boolean sendWhenReady;
+    byte[] body;
+    int contentTokens;
+
+    Pending(Session session, int turn, boolean primer, long due, long delay) {
+      this.session = session;
+      this.turn = turn;
+      this.primer = primer;
+      this.due = due;
+      this.delay = delay;
+    }
+
+    @Override
+    public int compareTo(Pending o) {
+      int c = Long.compare(due, o.due);
+      return c != 0 ? c : Long.compare(id, o.id);
+    }
+  }
+
+  // ---------------------------------------------------------------- run
+
+  /** Runs warmup, profiling and the drain; blocks until done. */
+  Outcome run() {
+    scheduler = Thread.currentThread();
+    Instant start = Instant.now();
+    try {
+      order = shuffled(recyclePool.size());
+      lanes = new Lane[options.users()];
+      int[] initialOrder = shuffled(initialPool.size());
+      for (int i = 0; i < lanes.length; i++) {
+        lanes[i] = new Lane(i);
+        TracePlan plan = initialPool.get(initialOrder[i % initialOrder.length]);
+        startInitialPlay(lanes[i], plan, now());
+      }
+      if (options.users() > initialPool.size()) {
+        LOG.warn("{} lanes share {} usable traces: traces are replayed by several lanes at once "
+            + "(each play has its own cache-bust marker)", options.users(), initialPool.size());
+      }
+      loop();
+    } finally {
+      prep.shutdownNow();
+    }
+    Instant end = Instant.now();
+    if (abort != null) {
+      throw abort;
+    }
+    return new Outcome(stats, start, end, instant(profilingStart), instant(profilingEnd), cancelled,
+        cancelReason, lanes.length, plays);
+  }
+
+  private void loop() {
+    while (phase != Phase.DONE) {
+      long now = now();
+      Runnable e;
+      while ((e = events.poll()) != null) {
+        e.run();
+        if (abort != null) {
+          shutdownNow();
+          return;
+        }
+      }
+      now = now();
+      advancePhase(now);
+      if (phase == Phase.DONE) {
+        break;
+      }
+      dispatchDue(now);
+      if (phase == Phase.PROFILING) {
+        applyIdleCaps(now());
+      }
+      touched.clear();
+      long wake = nextWake(now());
+      long sleep = wake - now();
+      if (sleep > 0 && events.isEmpty()) {
+        LockSupport.parkNanos(this, Math.min(sleep, 50_000_000L));
+      }
+    }
+  }
+
+  private void advancePhase(long now) {
+    switch (phase) {
+      case WARMUP -> {
+        boolean allFrozen = true;
+        for (Lane l : lanes) {
+          allFrozen &= l.frozen;
+        }
+        if (allFrozen && warmupDeadline == Long.MAX_VALUE) {
+          warmupDeadline = now + options.warmupGrace().toNanos();
+        }
+        if (allFrozen && (inFlight == 0 || now >= warmupDeadline)) {
+          startProfiling(now);
+        }
+      }
+      case PROFILING -> {
+        if (now >= profilingEnd) {
+          if (scraper != null) {
+            scraper.stop();
+          }
+          phase = Phase.DRAIN;
+          drainDeadline = now + graceNanos;
+          LOG.info("profiling window ended; draining {} in-flight requests (grace {} s)", inFlight,
+              graceNanos / 1e9);
+        }
+      }
+      case DRAIN -> {
+        if (inFlight == 0) {
+          phase = Phase.DONE;
+        } else if (now >= drainDeadline) {
+          shutdownNow();
+          phase = Phase.DONE;
+        }
+      }
+      default -> { }
+    }
+  }
+
+  private void startProfiling(long now) {
+    phase = Phase.PROFILING;
+    profilingStart = now;
+    profilingEnd = now + durationNanos;
+    // resume every tree from its warmed state, preserving each pending turn's recorded offset
+    List<Pending> all = new ArrayList<>(pending);
+    pending.clear();
+    for (Pending p : all) {
+      p.due = now + p.delay;
+      pending.add(p);
+    }
+    if (scraper != null) {
+      scraper.start();
+    }
+    LOG.info("warmup done ({} records); profiling {} lanes for {} s", stats.warmupRecords,
+        lanes.length, durationNanos / 1e9);
+  }
+
+  /** Cancels everything in flight and waits (bounded) for the cancelled records. */
+  private void shutdownNow() {
+    transport.close();
+    long until = now() + 5_000_000_000L;
+    while (inFlight > 0 && now() < until) {
+      Runnable e;
+      while ((e = events.poll()) != null) {
+        e.run();
+      }
+      LockSupport.parkNanos(1_000_000L);
+    }
+  }
+
+  private long nextWake(long now) {
+    long wake = now + 50_000_000L;
+    if (phase == Phase.DRAIN) {
+      return Math.min(wake, drainDeadline);
+    }
+    if (phase != Phase.PROFILING) {
+      return wake; // warmup is driven by events: dispatchable turns were sent at once
+    }
+    wake = Math.min(wake, profilingEnd);
+    for (Pending p : pending) {
+      if (p.built || p.building) {
+        if (p.due > now) {
+          wake = Math.min(wake, p.due);
+          break;
+        }
+        continue;
+      }
+      wake = Math.min(wake, p.due - PREPARE_LEAD_NANOS);
+      break;
+    }
+    return wake;
+  }
+
+  // ---------------------------------------------------------------- plays and sessions
+
+  private void startInitialPlay(Lane lane, TracePlan plan, long now) {
+    Play play = new Play(lane, plan, plays++);
+    lane.play = play;
+    Conversation root = plan.root();
+    int primer = primerTurn(root);
+    Session s = new Session(play, root, null, null, primer, now);
+    for (int i = 0; i < primer; i++) {
+      s.transcript.advance(root.turn(i), systemTokens(play), plan.trace().blockSize());
+    }
+    s.advanced = primer - 1;
+    Pending p = new Pending(s, primer, true, now, 0);
+    add(p);
+  }
+
+  private void startRecycledPlay(Lane lane, long now) {
+    lane.recyclePass++;
+    if (cursor >= order.length) {
+      cursor = 0;
+      epoch++;
+      order = shuffled(recyclePool.size());
+    }
+    TracePlan plan = recyclePool.get(order[cursor++]);
+    Play play = new Play(lane, plan, plays++);
+    lane.play = play;
+    Session s = new Session(play, plan.root(), null, null, 0, now);
+    scheduleNext(s, now);
+  }
+
+  /** The last turn before t*, drawn uniformly in [min, max] of the root's recorded span. */
+  private int primerTurn(Conversation root) {
+    double r = options.startRatioMin() + rng.nextDouble() * (options.startRatioMax() - options.startRatioMin());
+    double t0 = root.turn(0).t();
+    double tStar = t0 + r * (root.turn(root.size() - 1).t() - t0);
+    int primer = 0;
+    for (int i = 0; i < root.size(); i++) {
+      if (root.turn(i).t() < tStar) {
+        primer = i;
+      }
+    }
+    return Math.min(primer, root.size() - 2);
+  }
+
+  private int systemTokens(Play play) {
+    return play.plan.trace().toolTokens() + play.plan.trace().systemTokens();
+  }
+
+  /** Queues the session's next turn when its predecessors (and joined children) allow it. */
+  private void scheduleNext(Session s, long now) {
+    if (s.done || s.inFlight || s.pendingTurn != null) {
+      return;
+    }
+    if (s.ended || s.next >= s.conv.size()) {
+      finishSession(s, now);
+      return;
+    }
+    int k = s.next;
+    if (s.joinPending[k] > 0) {
+      return;
+    }
+    long gap = k == s.firstTurn ? 0 : seconds(s.conv.gapBefore(k));
+    long ready = Math.max(s.prevEnd + gap, s.joinReady[k]);
+    long delay = Math.max(0, ready - now);
+    Pending p = new Pending(s, k, false, phase == Phase.PROFILING ? now + delay : now, delay);
+    add(p);
+  }
+
+  private void add(Pending p) {
+    p.session.pendingTurn = p;
+    p.session.play.waiting.add(p);
+    pending.add(p);
+    touched.add(p.session.play);
+  }
+
+  private void remove(Pending p) {
+    pending.remove(p);
+    p.session.play.waiting.remove(p);
+    p.session.pendingTurn = null;
+  }
+
+  private void finishSession(Session s, long now) {
+    if (s.done) {
+      return;
+    }
+    s.done = true;
+    Play play = s.play;
+    play.liveSessions--;
+    if (s.parent != null && !s.asChild.background()) {
+      Session parent = s.parent;
+      int j = s.asChild.joinTurn();
+      parent.joinPending[j]--;
+      long end = Math.min(now, s.prevEnd);
+      parent.joinReady[j] = Math.max(parent.joinReady[j], end + seconds(s.asChild.joinDelay()));
+      scheduleNext(parent, now);
+    }
+    if (play.liveSessions == 0 && play.lane.play == play) {
+      // the whole tree drained: the lane starts a new play from turn 0
+      if (phase == Phase.WARMUP || phase == Phase.PROFILING) {
+        startRecycledPlay(play.lane, now);
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- dispatch
+
+  private void dispatchDue(long now) {
+    if (phase == Phase.DRAIN || phase == Phase.DONE) {
+      return;
+    }
+    List<Pending> due = new ArrayList<>();
+    for (Pending p : pending) {
+      if (phase == Phase.PROFILING && p.due - PREPARE_LEAD_NANOS > now) {
+        break;
+      }
+      if (phase == Phase.WARMUP && p.session.play.lane.frozen) {
+        continue;
+      }
+      due.add(p);
+    }
+    for (Pending p : due) {
+      boolean warmup = phase == Phase.WARMUP;
+      if (!p.building && (!p.built || p.builtForWarmup != warmup)) {
+        build(p, warmup);
+      }
+      if (phase == Phase.WARMUP || p.due <= now) {
+        if (p.built && !p.building && p.builtForWarmup == warmup) {
+          send(p, now());
+        } else {
+          p.sendWhenReady = true;
+        }
+      }
+    }
+  }
+
+  private void build(Pending p, boolean warmup) {
+    p.building = true;
+    p.built = false;
+    p.builtForWarmup = warmup;
+    Session s = p.session;
+    prep.execute(() -> {
+      byte[] body;
+      int tokens;
+      try {
+        TracePlan plan = s.play.plan;
+        if (s.advanced < p.turn) {
+          s.transcript.advance(s.conv.turn(p.turn), systemTokens(s.play), plan.trace().blockSize());
+          s.advanced = p.turn;
+        }
+        TraceRequest r = s.conv.turn(p.turn);
+        PromptWriter.Body b = writer.write(s.play.namespace, s.transcript.messages(), r.inputTokens(),
+            s.play.marker,
+            BlockText.mix(BlockText.hash(s.conv.id()), ((long) s.play.number << 20) + p.turn),
+            warmup ? 1 : Math.max(1, r.outputTokens()));
+        body = b.bytes();
+        tokens = b.contentTokens();
+      } catch (RuntimeException e) {
+        events.add(() -> abort = new InfxException("agentx", "cannot synthesize the prompt of "
+            + s.conv.id() + " turn " + p.turn + ": " + e));
+        wake();
+        return;
+      }
+      events.add(() -> {
+        p.body = body;
+        p.contentTokens = tokens;
+        p.building = false;
+        p.built = true;
+        if (p.sendWhenReady && pending.contains(p) && p.builtForWarmup == (phase == Phase.WARMUP)
+            && phase != Phase.DRAIN && phase != Phase.DONE) {
+          send(p, now());
+        }
+      });
+      wake();
+    });
+  }
+
+  private void send(Pending p, long now) {
+    Session s = p.session;
+    Play play = s.play;
+    Lane lane = play.lane;
+    remove(p);
+    boolean warmup = phase == Phase.WARMUP;
+    if (warmup) {
+      if (p.primer) {
+        lane.primerSent = true;
+      } else {
+        lane.warmupIssued++;
+      }
+      if (lane.primerSent && lane.warmupIssued >= options.warmupRequestsPerLane()) {
+        lane.frozen = true;
+      }
+    }
+    s.inFlight = true;
+    s.next = p.turn + 1;
+    play.inFlight++;
+    inFlight++;
+    String requestId = UUID.randomUUID().toString();
+    List<Map.Entry<String, String>> headers = headers(s, requestId);
+    long intended = warmup ? now : p.due;
+    int contentTokens = p.contentTokens;
+    byte[] body = p.body;
+    p.body = null;
+    // children start at their recorded offset from this turn's start
+    for (Conversation.Child c : s.conv.spawnedBy(p.turn)) {
+      spawn(s, c, now);
+    }
+    long sendWall = wall(now);
+    transport.send(body, contentTokens, headers, warmup, intended).whenComplete((rec, ex) -> {
+      events.add(() -> complete(p, s, rec, ex, warmup, requestId, contentTokens, intended, sendWall));
+      wake();
+    });
+  }
+
+  private void spawn(Session parent, Conversation.Child c, long now) {
+    Session child = new Session(parent.play, c.conversation(), parent, c, 0,
+        now + seconds(c.spawnDelay()));
+    if (!c.background()) {
+      parent.joinPending[c.joinTurn()]++;
+    }
+    scheduleNext(child, now);
+  }
+
+  private List<Map.Entry<String, String>> headers(Session s, String requestId) {
+    List<Map.Entry<String, String>> h = new ArrayList<>(4);
+    h.add(Map.entry("X-Request-ID", requestId));
+    h.add(Map.entry("X-Correlation-ID", s.correlationId));
+    switch (options.affinity()) {
+      case SESSION -> h.add(Map.entry("X-Session-ID", s.correlationId));
+      case DYNAMO -> {
+        h.add(Map.entry("X-Dynamo-Session-ID", s.correlationId));
+        if (s.parent != null) {
+          h.add(Map.entry("X-Dynamo-Parent-Session-ID", s.parent.correlationId));
+        }
+      }
+      case SMG -> h.add(Map.entry("X-SMG-Routing-Key", s.correlationId));
+      default -> { }
+    }
+    return h;
+  }
+
+  // ---------------------------------------------------------------- completion
+
+  private void complete(Pending p, Session s, RequestRecord rec, Throwable ex, boolean warmup,
+      String requestId, int contentTokens, long intended, long sendWall) {
+    long now = now();
+    s.inFlight = false;
+    s.play.inFlight--;
+    inFlight--;
+    touched.add(s.play);
+    ReplayRecord r = record(p, s, rec, ex, warmup, requestId, contentTokens, intended, sendWall);
+    sink.add(r);
+    stats.add(r);
+    if (!warmup && !r.cancelled()) {
+      stats.lateness.recordValue(Math.max(0, Math.round(r.latenessMs() * 1000)));
+      liveCompleted++;
+      if (r.error()) {
+        liveErrors++;
+      }
+      if (phase == Phase.PROFILING && liveCompleted >= LIVE_THRESHOLD_MIN_REQUESTS
+          && (double) liveErrors / liveCompleted > options.failedRequestThreshold()) {
+        cancelled = true;
+        cancelReason = String.format(Locale.ROOT,
+            "live request error rate %d/%d exceeded the failed-request threshold %.3f",
+            liveErrors, liveCompleted, options.failedRequestThreshold());
+        LOG.error("cancelling the run: {}", cancelReason);
+        if (scraper != null) {
+          scraper.stop();
+        }
+        phase = Phase.DRAIN;
+        drainDeadline = now;
+      }
+    }
+    if (warmup && r.error() && !r.cancelled() && s.parent == null) {
+      abort = new InfxException("agentx", "warmup request of root session " + s.conv.id() + " turn "
+          + p.turn + " failed (" + r.errorType() + " " + r.errorCode() + ": " + r.errorMessage()
+          + "); the run is aborted before profiling");
+      return;
+    }
+    if (r.contextOverflow()) {
+      s.ended = true;
+    }
+    // end-to-start pacing counts from when the response actually ended
+    s.prevEnd = rec == null ? now : Math.min(now, rec.e2elEndNanos().orElse(rec.endNanos()));
+    scheduleNext(s, now);
+  }
+
+  private ReplayRecord record(Pending p, Session s, RequestRecord rec, Throwable ex, boolean warmup,
+      String requestId, int contentTokens, long intended, long sendWall) {
+    TraceRequest turn = s.conv.turn(p.turn);
+    int hit = s.conv.hitBlocks(p.turn);
+    int total = s.conv.totalBlocks(p.turn);
+    double lateness = warmup || rec == null ? 0 : Math.max(0, rec.sendNanos() - intended) / 1e6;
+    if (rec == null) {
+      String msg = ex == null ? "no record" : ex.toString();
+      return new ReplayRecord(s.play.number, requestId, s.correlationId, s.play.rootCorrelation,
+          s.conv.id(), p.turn, warmup, sendWall, 0, wall(now()), false, 0, contentTokens, 0,
+          Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0, "ClientError", msg, false, hit, total, lateness);
+    }
+    long start = wall(rec.sendNanos());
+    long ack = rec.headersNanos().isPresent() ? wall(rec.headersNanos().getAsLong()) : 0;
+    long endNanos = rec.e2elEndNanos().orElse(rec.endNanos());
+    long end = wall(endNanos);
+    int isl = rec.usagePromptTokens().orElse(contentTokens);
+    if (rec.cancelled()) {
+      return new ReplayRecord(s.play.number, requestId, s.correlationId, s.play.rootCorrelation,
+          s.conv.id(), p.turn, warmup, start, ack, wall(rec.endNanos()), true, wall(rec.endNanos()),
+          isl, 0, Double.NaN, Double.NaN, Double.NaN, Double.NaN, 499, "RequestCancelled",
+          "cancelled at the end of the benchmark", false, hit, total, lateness);
+    }
+    if (!rec.success()) {
+      RequestFailure f = rec.failure().orElseThrow();
+      String message = f.body().isEmpty() ? f.message() : f.message() + ": " + f.body();
+      boolean overflow = isOverflow(message);
+      return new ReplayRecord(s.play.number, requestId, s.correlationId, s.play.rootCorrelation,
+          s.conv.id(), p.turn, warmup, start, ack, end, false, 0, contentTokens, 0, Double.NaN,
+          Double.NaN, Double.NaN, Double.NaN, f.status() > 0 ? f.status() : 0, errorType(f),
+          oneLine(message), overflow, hit, total, lateness);
+    }
+    int osl = rec.outputTokens();
+    double ttft = rec.firstTokenNanos().isPresent()
+        ? (rec.firstTokenNanos().getAsLong() - rec.sendNanos()) / 1e6 : Double.NaN;
+    double latency = (endNanos - rec.sendNanos()) / 1e6;
+    double itl = osl >= 2 && Double.isFinite(ttft) ? (latency - ttft) / (osl - 1) : Double.NaN;
+    double fullItl = osl >= 2 && rec.firstContentNanos().isPresent()
+        ? (endNanos - rec.firstContentNanos().getAsLong()) / 1e6 / (osl - 1) : Double.NaN;
+    return new ReplayRecord(s.play.number, requestId, s.correlationId, s.play.rootCorrelation,
+        s.conv.id(), p.turn, warmup, start, ack, end, false, 0, isl, osl, ttft, latency, itl, fullItl,
+        0, null, null, false, hit, total, lateness);
+  }
+
+  private static boolean isOverflow(String message) {
+    String m = message.toLowerCase(Locale.ROOT);
+    for (String k : OVERFLOW_MARKERS) {
+      if (m.contains(k)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static String errorType(RequestFailure f) {
+    return switch (f.kind()) {
+      case CONNECT -> "ConnectError";
+      case TIMEOUT -> "TimeoutError";
+      case HTTP_4XX, HTTP_5XX, HTTP_OTHER -> "HTTPStatusError";
+      case STREAM -> "StreamError";
+      case DECODE -> "DecodeError";
+    };
+  }
+
+  private static String oneLine(String s) {
+    String t = s.replace('\n', ' ').replace('\r', ' ');
+    return t.length() > 2000 ? t.substring(0, 2000) : t;
+  }
+
+  // ---------------------------------------------------------------- idle caps
+
+  private void applyIdleCaps(long now) {
+    for (Play play : touched) {
+      if (play.inFlight > 0 || play.waiting.isEmpty()) {
+        continue;
+      }
+      long earliest = Long.MAX_VALUE;
+      for (Pending p : play.waiting) {
+        earliest = Math.min(earliest, p.due);
+      }
+      long shift = earliest - now - treeCapNanos;
+      if (shift > 0) {
+        shift(play.waiting, shift);
+        stats.treeIdleJumps++;
+        stats.treeIdleSkippedSeconds += shift / 1e9;
+      }
+    }
+    if (inFlight == 0 && !pending.isEmpty()) {
+      long shift = pending.first().due - now - systemCapNanos;
+      if (shift > 0) {
+        shift(new ArrayList<>(pending), shift);
+        stats.systemIdleJumps++;
+        stats.systemIdleSkippedSeconds += shift / 1e9;
+      }
+    }
+  }
+
+  private void shift(List<Pending> items, long by) {
+    for (Pending p : new ArrayList<>(items)) {
+      pending.remove(p);
+      p.due -= by;
+      pending.add(p);
+    }
+  }
+
+  // ---------------------------------------------------------------- helpers
+
+  private int[] shuffled(int n) {
+    int[] a = new int[n];
+    for (int i = 0; i < n; i++) {
+      a[i] = i;
+    }
+    for (int i = n - 1; i > 0; i--) {
+      int j = rng.nextInt(i + 1);
+      int t = a[i];
+      a[i] = a[j];
+      a[j] = t;
+    }
+    return a;
+  }
+
+  /**
+   * The play's cache-bust marker: {@code [rid:<12 hex>]} and a blank line, derived from the run id,
+   * the lane, its recycle pass and the trace — constant within a play, new for every play and run.
+   */
+  static String marker(String runId, int lane, int pass, String traceId) {
+    long h = BlockText.mix(BlockText.mix(BlockText.hash(runId), ((long) lane << 32) | pass), BlockText.hash(traceId));
+    String hex = String.format("%016x", h).substring(0, 12);
+    return "[rid:" + hex + "]\n\n";
+  }
+
+  private void wake() {
+    Thread t = scheduler;
+    if (t != null) {
+      LockSupport.unpark(t);
+    }
+  }
+
+  private static long seconds(double s) {
+    return (long) (s * 1e9);
+  }
+
+  private long now() {
+    return System.nanoTime();
+  }
+
+  private long wall(long nanoTime) {
+    return epochBase + (nanoTime - nanoBase);
+  }
+
+  private Instant instant(long nanoTime) {
+    if (nanoTime == 0) {
+      return Instant.EPOCH;
+    }
+    long w = wall(nanoTime);
+    return Instant.ofEpochSecond(w / 1_000_000_000L, w % 1_000_000_000L);
+  }
+
+  /** Stops the worker threads (the transport is closed by the caller). */
+  void close() {
+    prep.shutdownNow();
+    try {
+      prep.awaitTermination(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

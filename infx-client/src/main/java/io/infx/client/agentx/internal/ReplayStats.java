@@ -1,0 +1,86 @@
+package io.infx.client.agentx.internal;
+
+import java.util.Arrays;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Running totals of a replay's profiling phase, for {@code profile_export_aiperf.json} and the
+ * run summary: request accounting, per-request metric samples (primitive arrays, a few MB per
+ * 100k requests), theoretical cache counts and schedule lateness.
+ */
+final class ReplayStats {
+
+  long successes;
+  long errors;
+  long cancelled;
+  long contextOverflows;
+  long warmupRecords;
+  long hitBlocks;
+  long totalBlocks;
+  long systemIdleJumps;
+  double systemIdleSkippedSeconds;
+  long treeIdleJumps;
+  double treeIdleSkippedSeconds;
+  /** Schedule lateness of profiling dispatches, microseconds. */
+  final Histogram lateness = new Histogram(3_600_000_000L, 3);
+
+  final Samples ttftMs = new Samples();
+  final Samples latencyMs = new Samples();
+  final Samples itlMs = new Samples();
+  final Samples inputTokens = new Samples();
+  final Samples outputTokens = new Samples();
+
+  void add(ReplayRecord r) {
+    if (r.warmup()) {
+      warmupRecords++;
+      return;
+    }
+    if (r.cancelled()) {
+      cancelled++;
+      return;
+    }
+    if (r.contextOverflow()) {
+      contextOverflows++;
+    }
+    if (r.error()) {
+      errors++;
+      return;
+    }
+    successes++;
+    ttftMs.add(r.ttftMs());
+    latencyMs.add(r.latencyMs());
+    itlMs.add(r.itlMs());
+    inputTokens.add(r.inputTokens());
+    outputTokens.add(r.outputTokens());
+    if (r.totalBlocks() > 0) {
+      hitBlocks += Math.max(0, Math.min(r.hitBlocks(), r.totalBlocks()));
+      totalBlocks += r.totalBlocks();
+    }
+  }
+
+  /** A growable array of finite doubles. */
+  static final class Samples {
+    private double[] values = new double[1024];
+    private int n;
+
+    void add(double v) {
+      if (!Double.isFinite(v)) {
+        return;
+      }
+      if (n == values.length) {
+        values = Arrays.copyOf(values, n * 2);
+      }
+      values[n++] = v;
+    }
+
+    int size() {
+      return n;
+    }
+
+    double[] sorted() {
+      double[] s = Arrays.copyOf(values, n);
+      Arrays.sort(s);
+      return s;
+    }
+  }
+}
