@@ -14,6 +14,7 @@ import picocli.CommandLine.Spec;
     subcommands = {
         CommandLine.HelpCommand.class,
         BenchServeCommand.class,
+        BenchAgenticCommand.class,
     })
 public final class BenchCommand implements Runnable {
 

@@ -1,0 +1,73 @@
+package io.infx.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.infx.client.sim.SimConfig;
+import io.infx.client.sim.SimServer;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code bench agentic} → {@code results agentic-aggregate} → {@code results agentic-validate}. */
+class BenchAgenticCommandTest {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @TempDir Path tmp;
+  private StringWriter out;
+  private StringWriter err;
+
+  private int run(String... args) {
+    out = new StringWriter();
+    err = new StringWriter();
+    return Main.run(args, new PrintWriter(out), new PrintWriter(err));
+  }
+
+  @Test
+  void replaysAgainstTheSimulatorThenAggregatesAndValidates() throws Exception {
+    try (SimServer sim = SimServer.start(SimConfig.builder().blockSize(64).build())) {
+      Path results = tmp.resolve("results");
+      int code = run("bench", "agentic", "--base-url", sim.baseUri().toString(), "--model", "infx-sim",
+          "--users", "3", "--trace", "synthetic:traces=5,turns=6,api=0.02,think=0.02,out=16",
+          "--duration", "2", "--warmup-requests-per-lane", "1", "--result-dir", results.toString(),
+          "--run-id", "cli-test", "--tokenizer", "builtin");
+      assertThat(code).as(err.toString()).isZero();
+      assertThat(out.toString()).contains("Successful requests:").contains("Submission valid:")
+          .contains("unsafe_override");
+      assertThat(results.resolve("aiperf_artifacts/profile_export.jsonl")).exists();
+      assertThat(results.resolve("aiperf_artifacts/server_metrics_export.json")).exists();
+
+      Path env = tmp.resolve("run.env");
+      Files.writeString(env, "MODEL=infx-sim\nFRAMEWORK=vllm\nTP=1\nCONC=3\nKV_OFFLOADING=none\n"
+          + "HF_HUB_CACHE=" + tmp.resolve("no-hf") + "\n");
+      assertThat(run("results", "agentic-aggregate", "--env-file", env.toString(), "--result-dir",
+          results.toString(), "--out", "-")).as(err.toString()).isZero();
+      JsonNode agg = JSON.readTree(out.toString());
+      assertThat(agg.get("num_requests_successful").asLong()).isPositive();
+      assertThat(agg.at("/request_accounting/records_warmup_dropped").asLong()).isEqualTo(6);
+      assertThat(agg.at("/server_metrics/adapter").asText()).isEqualTo("vllm");
+      assertThat(agg.at("/server_metrics/cache/gpu_cache_hit_rate").asDouble()).isPositive();
+      assertThat(agg.at("/request_metrics/cache/theoretical_cache_hit_rate").asDouble()).isBetween(0.3, 1.0);
+      assertThat(agg.at("/request_metrics/throughput/per_gpu/total_tput_tps").asDouble()).isPositive();
+
+      assertThat(run("results", "agentic-validate", results.resolve("aiperf_artifacts").toString(),
+          "--failed-request-threshold", "0.10")).isZero();
+      assertThat(out.toString()).startsWith("Validated aiperf request error rate: 0/");
+    }
+  }
+
+  @Test
+  void badArgumentsAreUsageErrors() {
+    assertThat(run("bench", "agentic", "--model", "m", "--users", "0", "--trace", "synthetic")).isEqualTo(2);
+    assertThat(err.toString()).contains("--users must be >= 1");
+    assertThat(run("bench", "agentic", "--model", "m", "--users", "1", "--trace", "synthetic:bogus=1")).isEqualTo(2);
+    assertThat(err.toString()).contains("unknown key 'bogus'");
+    assertThat(run("bench", "agentic", "--model", "m", "--users", "1", "--trace", "no_such_loader")).isEqualTo(1);
+    assertThat(err.toString()).contains("unknown trace source 'no_such_loader'");
+  }
+}
