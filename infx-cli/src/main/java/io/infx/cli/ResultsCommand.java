@@ -19,6 +19,9 @@ import picocli.CommandLine.Spec;
         CommandLine.HelpCommand.class,
         ResultsProcessCommand.class,
         ResultsCollectCommand.class,
+        ResultsSummarizeCommand.class,
+        ResultsCompareCommand.class,
+        ResultsSuccessRateCommand.class,
         AgenticAggregateCommand.class,
         AgenticValidateCommand.class,
     })

@@ -56,6 +56,9 @@ class ResultsConformanceTest {
       assertSameJson(Json.mapper().readTree(agg.toFile()), want, "");
       assertSameJson(Json.mapper().readTree(result.aggregateText()), want, "");
       assertThat(result.exitCode()).isZero();
+      // Beyond the corpus contract: the text is the reference's json.dump output byte for byte
+      // (the corpus files add a final newline).
+      assertThat(Files.readString(agg) + "\n").isEqualTo(Files.readString(expected));
       return;
     }
 

@@ -1,0 +1,74 @@
+package io.infx.cli;
+
+import io.infx.core.InfxException;
+import io.infx.core.UsageException;
+import io.infx.core.io.AtomicFiles;
+import io.infx.results.AggregateRows;
+import io.infx.results.Summary;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code infx results summarize}: a table of aggregate rows. */
+@Command(
+    name = "summarize",
+    mixinStandardHelpOptions = true,
+    description = {
+        "Print one line per measurement point: hardware, model prefix, ISL/OSL, framework, "
+            + "precision, topology, conc, tput/GPU, output tput/GPU (tok/s/GPU), mean/p99 TTFT "
+            + "(ms), mean TPOT (ms), interactivity (tok/s/user), mean E2EL (s).",
+        "FILE may be an agg_*.json, a collected agg_bmk.json or a directory of them. AgentX and "
+            + "invalid rows are listed on stderr, not summarized."
+    })
+public final class ResultsSummarizeCommand implements Callable<Integer> {
+
+  @Spec CommandSpec spec;
+
+  @Parameters(arity = "1..*", paramLabel = "FILE", description = "Aggregate files or directories.")
+  List<Path> files;
+
+  @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "markdown",
+      description = "markdown (default) or csv.")
+  String format;
+
+  @Option(names = {"-o", "--output"}, paramLabel = "FILE",
+      description = "Write the table to FILE (atomically) instead of stdout.")
+  Path output;
+
+  @Override
+  public Integer call() {
+    if (!format.equals("markdown") && !format.equals("csv")) {
+      throw new UsageException("--format must be 'markdown' or 'csv', got '" + format + "'");
+    }
+    AggregateRows.Loaded loaded = AggregateRows.load(files);
+    PrintWriter err = spec.commandLine().getErr();
+    report(err, loaded);
+    if (loaded.rows().isEmpty()) {
+      throw new InfxException("summarize", "no fixed-sequence aggregate rows found in " + files);
+    }
+    Summary summary = Summary.of(loaded.rows().stream().map(AggregateRows.Sourced::row).toList());
+    String text = format.equals("csv") ? summary.toCsv() : summary.toMarkdown();
+    if (output != null) {
+      AtomicFiles.writeString(output, text);
+    } else {
+      spec.commandLine().getOut().print(text);
+    }
+    return 0;
+  }
+
+  static void report(PrintWriter err, AggregateRows.Loaded loaded) {
+    for (AggregateRows.Unused u : loaded.agentic()) {
+      err.println("infx: skipped " + u.source() + ": " + u.reason()
+          + " (use `infx results agentic-validate` for AgentX results)");
+    }
+    for (AggregateRows.Unused u : loaded.invalid()) {
+      err.println("infx: invalid row " + u.source() + ": " + u.reason().replace("\n", "\n  "));
+    }
+  }
+}

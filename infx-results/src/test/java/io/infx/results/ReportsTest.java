@@ -1,0 +1,207 @@
+package io.infx.results;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.infx.core.ValidationException;
+import io.infx.core.json.Json;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Reading rows back, summaries, comparisons and success rates. */
+class ReportsTest {
+
+  @TempDir Path dir;
+
+  /** Every corpus aggregate maps to a typed row and back to the same JSON. */
+  @TestFactory
+  Stream<DynamicTest> corpusAggregatesRoundTripThroughTheTypedRow() throws IOException {
+    return SharedCorpus.cases("results", c -> () -> {
+      Path expected = c.resolve("expected.json");
+      org.junit.jupiter.api.Assumptions.assumeTrue(Files.exists(expected), "error case");
+      JsonNode want = Json.mapper().readTree(expected.toFile());
+      ResultsConformanceTest.assertSameJson(AggregateRows.fromJson(want).toJson(), want, "");
+    });
+  }
+
+  static ObjectNode row(String hw, int conc, double tput, double medianTtftS, double medianTpotMs) {
+    try {
+      JsonNode raw = Json.mapper().readTree("{\"model_id\": \"m\", \"max_concurrency\": " + conc
+          + ", \"total_token_throughput\": " + (tput * 8) + ", \"output_throughput\": " + (tput * 4)
+          + ", \"median_ttft_ms\": " + (medianTtftS * 1000) + ", \"median_tpot_ms\": " + medianTpotMs
+          + ", \"median_e2el_ms\": 2000.0}");
+      RunIdentity id = RunIdentity.builder().from(NormalizerTest.singleNode(8, 1, 1)).hw(hw)
+          .topology(SingleNodeTopology.of(Parallelism.of(8, 1), false)).build();
+      return Normalizer.reference().normalize(raw, id).toJson();
+    } catch (IOException e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  @Test
+  void fromJsonRejectsAgenticAndBrokenRowsWithEveryReason() {
+    ObjectNode broken = row("h200", 4, 100, 0.1, 10);
+    broken.remove("isl");
+    broken.put("dp_attention", "maybe");
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> AggregateRows.fromJson(broken))
+        .isInstanceOf(ValidationException.class)
+        .hasMessageContaining("2 violations").hasMessageContaining("/isl")
+        .hasMessageContaining("/dp_attention");
+  }
+
+  @Test
+  void summaryIsSortedAndShowsUnitsAsDocumented() {
+    AggregateRow b200 = AggregateRows.fromJson(row("b200", 8, 250.0, 0.05, 8.0));
+    AggregateRow h200hi = AggregateRows.fromJson(row("h200", 16, 150.0, 0.2, 10.0));
+    AggregateRow h200lo = AggregateRows.fromJson(row("h200", 4, 100.0, 0.1, 5.0));
+    Summary s = Summary.of(List.of(h200hi, b200, h200lo));
+    assertThat(s.rows()).containsExactly(b200, h200lo, h200hi);
+    String md = s.toMarkdown();
+    // tput/GPU = 8·tput tok/s over 8 GPUs; TTFT 0.1 s → 100.0 ms; interactivity 1000/5 ms = 200
+    assertThat(md.lines().toList().get(3))
+        .isEqualTo("| h200 | dsr1 | 1024/1024 | vllm | fp8 | none | tp8 | 8 | 4 | 100.0 | 50.0 | — | — | — "
+            + "| 200.0 | — |");
+    String csv = s.toCsv();
+    assertThat(csv.lines().toList().get(0)).startsWith("hw,model_prefix,isl_osl,framework");
+    assertThat(csv.lines().toList().get(1))
+        .isEqualTo("b200,dsr1,1024/1024,vllm,fp8,none,tp8,8,8,250.0,125.0,,,,125.0,");
+  }
+
+  private void writeRun(String name, ObjectNode aggregate, String rawExtension) throws IOException {
+    Path d = Files.createDirectories(dir.resolve(name));
+    String rf = "dsr1_" + aggregate.get("hw").textValue() + "_conc" + aggregate.get("conc").intValue();
+    Files.writeString(d.resolve("agg_" + rf + ".json"), aggregate.toString());
+    if (rawExtension != null) {
+      Files.writeString(d.resolve(rf + ".json"),
+          "{\"backend\": \"vllm\", \"model_id\": \"m\"" + rawExtension + "}");
+    }
+  }
+
+  private Comparison compare() {
+    return Comparison.of(AggregateRows.load(List.of(dir.resolve("a"))).rows(),
+        AggregateRows.load(List.of(dir.resolve("b"))).rows(), Comparison::settingsBeside);
+  }
+
+  @Test
+  void comparesMatchedPointsWithDeltasRatiosAndDirection() throws IOException {
+    String ext = ", \"infx\": {\"ignore_eos\": true, \"random_range_ratio\": 0.8, \"seed\": 1}";
+    writeRun("a", row("h200", 4, 100.0, 0.10, 10.0), ext);
+    writeRun("b", row("h200", 4, 125.0, 0.08, 12.5), ext);
+    Comparison c = compare();
+    assertThat(c.pairs()).hasSize(1);
+    Comparison.Pair p = c.pairs().get(0);
+    assertThat(p.comparability().status()).isEqualTo(Comparison.Status.COMPARABLE);
+    Comparison.Delta tput = p.deltas().get(0);
+    assertThat(tput.metric().key()).isEqualTo("tput_per_gpu");
+    assertThat(tput.delta().getAsDouble()).isEqualTo(25.0);
+    assertThat(tput.ratio().getAsDouble()).isEqualTo(1.25);
+    assertThat(tput.verdict()).isEqualTo(1);
+    Comparison.Delta ttft = p.deltas().stream().filter(d -> d.metric().key().equals("median_ttft"))
+        .findFirst().orElseThrow();
+    assertThat(ttft.verdict()).as("lower TTFT is better").isEqualTo(1);
+    Comparison.Delta intvty = p.deltas().stream()
+        .filter(d -> d.metric().key().equals("median_intvty")).findFirst().orElseThrow();
+    // 1000/10 → 1000/12.5: 100 → 80 tok/s/user, worse
+    assertThat(intvty.baseline().getAsDouble()).isEqualTo(100.0);
+    assertThat(intvty.candidate().getAsDouble()).isEqualTo(80.0);
+    assertThat(intvty.verdict()).isEqualTo(-1);
+    assertThat(c.toMarkdown(Comparison.metrics(List.of("tput_per_gpu", "median_intvty"))))
+        .contains("| 125.00 (+25.0% ▲) | 80.00 (-20.0% ▼) |");
+    JsonNode json = c.toJson();
+    assertThat(json.get("pairs").get(0).get("metrics").get("p99_ttft").get("delta").isNull()).isTrue();
+  }
+
+  @Test
+  void refusesToRankPointsWhoseWorkloadSettingsDiffer() throws IOException {
+    writeRun("a", row("h200", 4, 100.0, 0.1, 10.0), ", \"infx\": {\"ignore_eos\": true}");
+    writeRun("b", row("h200", 4, 200.0, 0.1, 10.0), ", \"infx\": {\"ignore_eos\": false}");
+    Comparison c = compare();
+    Comparison.Pair p = c.pairs().get(0);
+    assertThat(p.comparability().status()).isEqualTo(Comparison.Status.NOT_COMPARABLE);
+    assertThat(p.comparability().reasons()).containsExactly("ignore_eos: true vs false");
+    assertThat(p.deltas()).isEmpty();
+    String md = c.toMarkdown(Comparison.metrics(Comparison.DEFAULT_TABLE_METRICS));
+    assertThat(md).contains("## Not comparable").contains("ignore_eos: true vs false")
+        .doesNotContain("+100.0%");
+  }
+
+  @Test
+  void marksPointsWithoutRawSettingsAsUnverifiedAndReportsUnmatchedRows() throws IOException {
+    writeRun("a", row("h200", 4, 100.0, 0.1, 10.0), null);
+    writeRun("a", row("h200", 8, 100.0, 0.1, 10.0), null);
+    writeRun("b", row("h200-trt", 4, 90.0, 0.1, 10.0), "");
+    Comparison c = compare();
+    assertThat(c.pairs()).singleElement().satisfies(p -> {
+      assertThat(p.comparability().status()).isEqualTo(Comparison.Status.UNVERIFIED);
+      assertThat(p.key()).startsWith("h200 dsr1 vllm fp8");
+    });
+    assertThat(c.unpaired()).singleElement()
+        .satisfies(u -> assertThat(u.reason()).isEqualTo("no candidate row"));
+  }
+
+  @Test
+  void workloadSettingsComeFromBackendAndTheInfxExtension() throws IOException {
+    JsonNode raw = Json.mapper().readTree("{\"backend\": \"openai\", \"infx\": {\"workload\": "
+        + "{\"seed\": 7, \"num_warmups\": 2}, \"ignore_eos\": false}}");
+    WorkloadSettings s = WorkloadSettings.of(dir, raw);
+    assertThat(s.hasExtension()).isTrue();
+    assertThat(s.settings().keySet()).containsExactly("backend", "ignore_eos", "num_warmups", "seed");
+    WorkloadSettings reference = WorkloadSettings.of(dir, Json.mapper().readTree("{\"backend\": \"vllm\"}"));
+    assertThat(reference.differences(s)).containsExactly("backend: vllm vs openai");
+    assertThat(Optional.of(reference).map(WorkloadSettings::hasExtension)).contains(false);
+  }
+
+  @Test
+  void successRateCountsPlannedPointsPerRunnerLabel() throws IOException {
+    String single = "{\"image\": \"i\", \"model\": \"m\", \"model-prefix\": \"dsr1\", \"precision\": \"fp8\","
+        + " \"framework\": \"vllm\", \"runner\": \"%s\", \"spec-decoding\": \"none\", \"isl\": 1024,"
+        + " \"osl\": 1024, \"tp\": 8, \"pp\": 1, \"dcp-size\": 1, \"pcp-size\": 1, \"ep\": 1,"
+        + " \"dp-attn\": false, \"conc\": %d, \"max-model-len\": 2048, \"exp-name\": \"dsr1_1k1k\","
+        + " \"disagg\": false, \"run-eval\": false%s}";
+    String matrix = "[" + String.format(single, "h200", 4, "") + ", "
+        + String.format(single, "h200", 16, "") + ", "
+        + String.format(single, "b200", 4, "") + ", "
+        + String.format(single, "h200", 8, ", \"eval-only\": true") + "]";
+    JsonNode produced1 = row("h200", 4, 100, 0.1, 10);
+    JsonNode produced2 = row("b200", 4, 100, 0.1, 10);
+    JsonNode unplanned = row("b200", 64, 100, 0.1, 10);
+    SuccessRate.Report r = SuccessRate.count(Json.mapper().readTree(matrix),
+        List.of(produced1, produced2, unplanned, Json.mapper().readTree("{\"model_id\": \"raw\"}")));
+    assertThat(r.byHardware()).containsOnlyKeys("b200", "h200");
+    assertThat(r.byHardware().get("h200")).isEqualTo(new SuccessRate.Stats(1, 2));
+    assertThat(r.byHardware().get("b200")).isEqualTo(new SuccessRate.Stats(1, 1));
+    assertThat(r.missing()).singleElement().satisfies(p -> assertThat(p.label()).endsWith("conc16"));
+    assertThat(r.unexpected()).singleElement().satisfies(u -> assertThat(u).endsWith("conc64"));
+    assertThat(r.toJsonText()).isEqualTo("{\n  \"b200\": {\n    \"n_success\": 1,\n    \"total\": 1\n"
+        + "  },\n  \"h200\": {\n    \"n_success\": 1,\n    \"total\": 2\n  }\n}");
+    assertThat(r.toMarkdown()).contains("| h200 | 1 | 2 | 50.0% |");
+  }
+
+  @Test
+  void successRateExpandsMultiNodeConcurrencyListsAndReadsBuckets() throws IOException {
+    String multi = "{\"image\": \"i\", \"model\": \"m\", \"model-prefix\": \"dsr1\", \"precision\": \"fp8\","
+        + " \"framework\": \"dynamo-sglang\", \"runner\": \"gb200\", \"spec-decoding\": \"none\","
+        + " \"isl\": 1024, \"osl\": 1024, \"max-model-len\": 2048,"
+        + " \"prefill\": {\"num-worker\": 2, \"tp\": 4, \"ep\": 4, \"dp-attn\": true, \"pp\": 1,"
+        + " \"dcp-size\": 1, \"pcp-size\": 1}, \"decode\": {\"num-worker\": 1, \"tp\": 16, \"ep\": 16,"
+        + " \"dp-attn\": true, \"pp\": 1, \"dcp-size\": 1, \"pcp-size\": 1}, \"conc\": [8, 16, 32],"
+        + " \"exp-name\": \"dsr1_1k1k\", \"disagg\": true, \"run-eval\": false}";
+    JsonNode matrix = Json.mapper().readTree("{\"multi_node\": {\"1k1k\": [" + multi + "]},"
+        + " \"changelog_metadata\": {\"runner\": \"not-a-row\"}}");
+    Path c = SharedCorpus.expectedDir("results").resolve("007-multinode-disagg-heterogeneous-hardware");
+    org.junit.jupiter.api.Assumptions.assumeTrue(Files.isDirectory(c), "corpus absent");
+    JsonNode produced = Json.mapper().readTree(c.resolve("expected.json").toFile()); // conc 32
+    SuccessRate.Report r = SuccessRate.count(matrix, List.of(produced));
+    assertThat(r.byHardware()).containsExactly(
+        org.assertj.core.api.Assertions.entry("gb200", new SuccessRate.Stats(1, 3)));
+  }
+}
