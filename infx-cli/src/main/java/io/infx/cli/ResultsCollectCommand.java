@@ -30,6 +30,8 @@ import picocli.CommandLine.Spec;
     })
 public final class ResultsCollectCommand implements Callable<Integer> {
 
+  private static final int MAX_LISTED = 5;
+
   @Spec CommandSpec spec;
 
   @Parameters(index = "0", paramLabel = "DIR", description = "Directory of downloaded bmk_* artifacts.")
@@ -56,8 +58,12 @@ public final class ResultsCollectCommand implements Callable<Integer> {
     }
     for (Collector.Entry e : report.invalid()) {
       List<Violation> v = e.violations();
-      for (Violation violation : v) {
+      for (Violation violation : v.subList(0, Math.min(v.size(), MAX_LISTED))) {
         err.println("infx: invalid row " + e.source() + ": " + violation.render());
+      }
+      if (v.size() > MAX_LISTED) {
+        err.println("infx: invalid row " + e.source() + ": … and " + (v.size() - MAX_LISTED)
+            + " more (all of them in rejected_rows.json with --strict)");
       }
     }
     for (Collector.Duplicate d : report.duplicates()) {

@@ -47,6 +47,12 @@ public final class AggregateSchema {
           .actual(row == null ? "nothing" : row.getNodeType().toString().toLowerCase()).build());
       return v;
     }
+    if (!row.has("hw") && !row.has("conc") && !row.has("tput_per_gpu") && !row.has("scenario_type")) {
+      v.add(Violation.builder().ruleId("aggregate.not-a-row")
+          .message("not an aggregate row (no hw, conc or tput_per_gpu key); raw results and power "
+              + "sidecars do not belong in a collection").build());
+      return v;
+    }
     for (String key : IDENTITY_STRINGS) {
       string(row, key, v, key.equals("spec_decoding") || key.equals("image"));
     }

@@ -27,7 +27,7 @@ public record NaturalKey(String json) {
       "num_prefill_gpu", "num_decode_gpu", "num_aggregate_gpu", "prefill_hw", "decode_hw",
       "kv_offloading", "kv_offload_backend");
 
-  /** The key of a row object; empty for anything that is not an object. */
+  /** The key of a row object; empty for anything that is not a row with {@code hw} and {@code conc}. */
   public static Optional<NaturalKey> of(JsonNode row) {
     if (row == null || !row.isObject()) {
       return Optional.empty();
@@ -38,6 +38,10 @@ public record NaturalKey(String json) {
       if (v != null) {
         key.set(f, v);
       }
+    }
+    // Something without hardware and concurrency is not a measurement point.
+    if (!key.has("hw") || !key.has("conc")) {
+      return Optional.empty();
     }
     return Optional.of(new NaturalKey(key.toString()));
   }
