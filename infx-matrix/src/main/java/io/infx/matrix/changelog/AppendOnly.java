@@ -1,5 +1,6 @@
 package io.infx.matrix.changelog;
 
+import io.infx.matrix.ScenarioType;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -69,7 +70,7 @@ public final class AppendOnly {
         throw error("append-only added or removed a scenario in config '" + config + "'");
       }
       Set<String> allowed = new HashSet<>();
-      sel.getValue().forEach(t -> allowed.add(t.wireName()));
+      sel.getValue().forEach(t -> allowed.add(t.wire()));
       Set<String> unselected = new LinkedHashSet<>(fieldNames(baseScenarios));
       unselected.removeAll(allowed);
       if (!unselected.isEmpty()

@@ -1,5 +1,6 @@
 package io.infx.matrix.changelog;
 
+import io.infx.matrix.ScenarioType;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.infx.core.InfxException;
 import io.infx.core.ValidationException;
@@ -187,7 +188,7 @@ public final class ChangelogEntries {
           for (int i = 0; i < st.size(); i++) {
             JsonNode item = st.get(i);
             Optional<ScenarioType> t = item.isTextual()
-                ? ScenarioType.fromWireName(item.textValue()) : Optional.empty();
+                ? ScenarioType.fromWire(item.textValue()) : Optional.empty();
             if (t.isEmpty()) {
               add("changelog.entry.scenario-type", sp + "/" + i,
                   "scenario-type items must be 'fixed-seq-len' or 'agentic-coding'",

@@ -1,5 +1,6 @@
 package io.infx.matrix.changelog;
 
+import io.infx.matrix.ScenarioType;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.EnumSet;
@@ -78,7 +79,7 @@ public record ChangelogEntry(
     evalMinPrefillEp.ifPresent(v -> o.put("eval-min-prefill-ep", v));
     scenarioType.ifPresent(l -> {
       var arr = o.putArray("scenario-type");
-      l.forEach(t -> arr.add(t.wireName()));
+      l.forEach(t -> arr.add(t.wire()));
     });
     if (retired) {
       o.put("retired", true);

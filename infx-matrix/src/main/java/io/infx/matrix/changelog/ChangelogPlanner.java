@@ -1,12 +1,13 @@
 package io.infx.matrix.changelog;
 
+import io.infx.matrix.ScenarioType;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.infx.core.InfxException;
 import io.infx.core.ValidationException;
 import io.infx.core.Violation;
 import io.infx.matrix.changelog.MatrixBackend.Catalogue;
-import io.infx.matrix.changelog.MatrixBackend.EvalMode;
+import io.infx.matrix.EvalMode;
 import io.infx.matrix.changelog.MatrixBackend.Runners;
 import io.infx.matrix.changelog.internal.RawMasters;
 import io.infx.matrix.changelog.internal.RowSchema;

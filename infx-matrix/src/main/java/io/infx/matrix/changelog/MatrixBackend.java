@@ -1,5 +1,7 @@
 package io.infx.matrix.changelog;
 
+import io.infx.matrix.EvalMode;
+import io.infx.matrix.ScenarioType;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
 import java.util.Set;
@@ -13,16 +15,6 @@ import java.util.Set;
  * <p>Implementations must return fresh rows on every call (the planner mutates them).
  */
 public interface MatrixBackend {
-
-  /** Which eval selection an expansion applies (reference {@code EvalMode}). */
-  enum EvalMode {
-    /** Throughput rows, no eval marking ({@code --no-evals}). */
-    NONE,
-    /** Only the default eval subset, as eval-only rows ({@code --evals-only}). */
-    SUBSET,
-    /** Every eligible eval, as eval-only rows ({@code --evals-only --all-evals}). */
-    ALL
-  }
 
   /** A loaded and validated set of master configs. */
   interface Catalogue {
@@ -65,10 +57,5 @@ public interface MatrixBackend {
   /** The backend used when none is given: the {@code io.infx.matrix} generator. */
   static MatrixBackend standard() {
     return StandardMatrixBackend.INSTANCE;
-  }
-
-  /** Whether {@link #standard()} can expand (false while the generator API is not wired in). */
-  static boolean standardAvailable() {
-    return StandardMatrixBackend.available();
   }
 }

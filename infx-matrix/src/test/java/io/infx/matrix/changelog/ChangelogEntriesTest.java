@@ -1,5 +1,6 @@
 package io.infx.matrix.changelog;
 
+import io.infx.matrix.ScenarioType;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

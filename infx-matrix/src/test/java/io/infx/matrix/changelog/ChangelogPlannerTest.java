@@ -1,5 +1,6 @@
 package io.infx.matrix.changelog;
 
+import io.infx.matrix.ScenarioType;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.quicktheories.QuickTheory.qt;
@@ -12,7 +13,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.infx.core.InfxException;
 import io.infx.core.ValidationException;
 import io.infx.matrix.changelog.ChangelogPlanner.Options;
-import io.infx.matrix.changelog.MatrixBackend.EvalMode;
+import io.infx.matrix.EvalMode;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.Iterator;

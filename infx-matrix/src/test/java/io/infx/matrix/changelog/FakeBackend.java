@@ -1,5 +1,7 @@
 package io.infx.matrix.changelog;
 
+import io.infx.matrix.EvalMode;
+import io.infx.matrix.ScenarioType;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -53,11 +55,11 @@ class FakeBackend implements MatrixBackend {
       JsonNode config = cat.configs().get(key);
       boolean multi = config.path("multinode").asBoolean(false);
       for (ScenarioType t : ScenarioType.values()) {
-        if (!scenarios.contains(t) || !config.path("scenarios").has(t.wireName())) {
+        if (!scenarios.contains(t) || !config.path("scenarios").has(t.wire())) {
           continue;
         }
         List<ObjectNode> rows = new ArrayList<>();
-        for (JsonNode entry : config.path("scenarios").get(t.wireName())) {
+        for (JsonNode entry : config.path("scenarios").get(t.wire())) {
           if (multi && t == ScenarioType.FIXED_SEQ_LEN) {
             rows.add(row(key, config, entry, t, entry.get("conc").deepCopy()));
           } else {
