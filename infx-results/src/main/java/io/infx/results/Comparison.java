@@ -95,8 +95,13 @@ public final class Comparison {
   /** Whether a pair may be ranked. */
   public enum Status { COMPARABLE, UNVERIFIED, NOT_COMPARABLE }
 
-  /** The lint verdict of a pair and its reasons. */
-  public record Comparability(Status status, List<String> reasons) {}
+  /**
+   * The lint verdict of a pair.
+   *
+   * @param reasons why the pair is not comparable or unverified
+   * @param notes informational differences (another seed or prompt sample) that do not block
+   */
+  public record Comparability(Status status, List<String> reasons, List<String> notes) {}
 
   /** A matched point. Deltas are empty when the pair is not comparable. */
   public record Pair(
@@ -181,18 +186,19 @@ public final class Comparison {
     if (a.isEmpty() || b.isEmpty()) {
       return new Comparability(Status.UNVERIFIED, List.of(
           "raw result not found beside the " + (a.isEmpty() ? "baseline" : "candidate")
-              + " aggregate; workload settings unknown"));
+              + " aggregate; workload settings unknown"), List.of());
     }
     List<String> diffs = a.get().differences(b.get());
+    List<String> notes = a.get().notes(b.get());
     if (!diffs.isEmpty()) {
-      return new Comparability(Status.NOT_COMPARABLE, diffs);
+      return new Comparability(Status.NOT_COMPARABLE, diffs, notes);
     }
     if (!a.get().hasExtension() || !b.get().hasExtension()) {
       return new Comparability(Status.UNVERIFIED, List.of(
           "no infx extension in the " + (a.get().hasExtension() ? "candidate" : "baseline")
-              + " raw result; only the backend was checked"));
+              + " raw result; only the backend was checked"), notes);
     }
-    return new Comparability(Status.COMPARABLE, List.of());
+    return new Comparability(Status.COMPARABLE, List.of(), notes);
   }
 
   private static Map<String, AggregateRows.Sourced> index(
@@ -315,6 +321,8 @@ public final class Comparison {
       o.put("comparability", p.comparability().status().name().toLowerCase(Locale.ROOT));
       ArrayNode reasons = o.putArray("reasons");
       p.comparability().reasons().forEach(reasons::add);
+      ArrayNode notes = o.putArray("notes");
+      p.comparability().notes().forEach(notes::add);
       ObjectNode metrics = o.putObject("metrics");
       for (Delta d : p.deltas()) {
         ObjectNode m = metrics.putObject(d.metric().key());

@@ -10,39 +10,76 @@ import java.util.Optional;
 
 /**
  * The workload settings a raw result was produced with, as far as they decide whether two results
- * may be ranked against each other: the backend (top-level {@code backend}) and the settings the
- * infx load generator records in the raw file's {@code infx} extension object.
+ * may be ranked against each other: the backend (top-level {@code backend}, present in every raw
+ * file) and the settings the infx load generator records in the raw file's {@code infx} extension
+ * ({@code io.infx.client.RawResult}, schema {@code infx.serve.raw/1}: {@code infx.workload},
+ * {@code infx.load}, {@code infx.tokens}).
  *
  * @param source the raw file read
- * @param settings setting name → value (JSON), in a fixed order; absent settings are omitted
- * @param hasExtension whether the raw file carries the {@code infx} extension (reference-client raw
- *     files do not, so most settings cannot be verified)
+ * @param settings setting name → value (JSON), in {@link #BLOCKING} then {@link #INFORMATIONAL}
+ *     order; settings the file does not record are omitted
+ * @param hasExtension whether the raw file carries the {@code infx} extension (raw files of the
+ *     reference client do not, so only their backend can be checked)
  */
 public record WorkloadSettings(Path source, Map<String, JsonNode> settings, boolean hasExtension) {
 
-  /** Settings read from the {@code infx} extension (when present), in comparison order. */
-  public static final List<String> EXTENSION_SETTINGS = List.of(
-      "backend", "endpoint", "ignore_eos", "random_range_ratio", "num_warmups",
-      "token_count_source", "tokenizer", "seed", "num_prompts", "request_rate", "burstiness",
-      "workload_fingerprint");
+  /** A setting: its name in messages and its JSON pointer inside the {@code infx} object. */
+  public record Setting(String name, String pointer) {}
+
+  /** Settings that must agree before two results are ranked. */
+  public static final List<Setting> BLOCKING = List.of(
+      new Setting("backend", "/workload/backend"),
+      new Setting("api", "/workload/api"),
+      new Setting("endpoint", "/workload/endpoint"),
+      new Setting("ignore_eos", "/workload/ignore_eos"),
+      new Setting("temperature", "/workload/temperature"),
+      new Setting("continuous_usage_stats", "/workload/continuous_usage_stats"),
+      new Setting("num_warmups", "/workload/num_warmups"),
+      new Setting("dataset", "/workload/dataset"),
+      new Setting("random_input_len", "/workload/random_input_len"),
+      new Setting("random_output_len", "/workload/random_output_len"),
+      new Setting("random_range_ratio", "/workload/random_range_ratio"),
+      new Setting("random_prefix_len", "/workload/random_prefix_len"),
+      new Setting("tokenizer", "/workload/tokenizer"),
+      new Setting("load_model", "/load/model"),
+      new Setting("request_rate", "/load/rate"),
+      new Setting("arrivals", "/load/arrivals"),
+      new Setting("burstiness", "/load/burstiness"),
+      new Setting("output_token_source", "/tokens/output_source"),
+      new Setting("input_token_source", "/tokens/input_source"));
+
+  /**
+   * Settings reported when they differ but not blocking: another seed draws another sample of the
+   * same prompt distribution.
+   */
+  public static final List<Setting> INFORMATIONAL = List.of(
+      new Setting("seed", "/workload/seed"),
+      new Setting("workload_fingerprint", "/workload/fingerprint"),
+      new Setting("dataset_path", "/workload/dataset_path"));
 
   /** Reads the settings of a raw result; never fails (missing pieces are simply absent). */
   public static WorkloadSettings of(Path source, JsonNode raw) {
     Map<String, JsonNode> s = new LinkedHashMap<>();
     JsonNode ext = raw == null ? null : raw.get("infx");
     boolean hasExtension = ext != null && ext.isObject();
-    if (raw != null && raw.has("backend")) {
-      s.put("backend", raw.get("backend"));
-    }
     if (hasExtension) {
-      for (String key : EXTENSION_SETTINGS) {
-        JsonNode v = find(ext, key);
-        if (v != null) {
-          s.put(key, v);
-        }
+      for (Setting setting : BLOCKING) {
+        put(s, setting.name(), ext.at(setting.pointer()));
+      }
+      for (Setting setting : INFORMATIONAL) {
+        put(s, setting.name(), ext.at(setting.pointer()));
       }
     }
+    if (!s.containsKey("backend") && raw != null && raw.has("backend")) {
+      s.put("backend", raw.get("backend"));
+    }
     return new WorkloadSettings(source, s, hasExtension);
+  }
+
+  private static void put(Map<String, JsonNode> s, String name, JsonNode value) {
+    if (value != null && !value.isMissingNode()) {
+      s.put(name, value);
+    }
   }
 
   /** Reads the settings of the raw file at {@code path}; empty when it cannot be read. */
@@ -54,28 +91,27 @@ public record WorkloadSettings(Path source, Map<String, JsonNode> settings, bool
     }
   }
 
-  // A setting may sit directly in the extension or one level down (e.g. infx.workload.seed).
-  private static JsonNode find(JsonNode ext, String key) {
-    if (ext.has(key)) {
-      return ext.get(key);
-    }
-    for (JsonNode child : ext) {
-      if (child.isObject() && child.has(key)) {
-        return child.get(key);
-      }
-    }
-    return null;
+  /** Blocking settings whose values differ between this and {@code other}, as {@code name: a vs b}. */
+  public List<String> differences(WorkloadSettings other) {
+    return diff(other, BLOCKING);
   }
 
-  /** Settings whose values differ between this and {@code other}, as {@code name: a vs b}. */
-  public List<String> differences(WorkloadSettings other) {
+  /** Informational settings whose values differ (see {@link #INFORMATIONAL}). */
+  public List<String> notes(WorkloadSettings other) {
+    return diff(other, INFORMATIONAL);
+  }
+
+  private List<String> diff(WorkloadSettings other, List<Setting> which) {
     List<String> out = new ArrayList<>();
-    List<String> keys = new ArrayList<>(settings.keySet());
-    other.settings.keySet().stream().filter(k -> !keys.contains(k)).forEach(keys::add);
-    for (String k : keys) {
+    for (Setting setting : which) {
+      String k = setting.name();
       JsonNode a = settings.get(k);
       JsonNode b = other.settings.get(k);
+      if (a == null && b == null) {
+        continue;
+      }
       if (a == null || b == null) {
+        // Recorded on one side only: a difference when both files carry the extension.
         if (hasExtension && other.hasExtension) {
           out.add(k + ": " + render(a) + " vs " + render(b));
         }

@@ -93,7 +93,8 @@ class ReportsTest {
 
   @Test
   void comparesMatchedPointsWithDeltasRatiosAndDirection() throws IOException {
-    String ext = ", \"infx\": {\"ignore_eos\": true, \"random_range_ratio\": 0.8, \"seed\": 1}";
+    String ext = ", \"infx\": {\"workload\": {\"ignore_eos\": true, \"random_range_ratio\": 0.8,"
+        + " \"seed\": 1}}";
     writeRun("a", row("h200", 4, 100.0, 0.10, 10.0), ext);
     writeRun("b", row("h200", 4, 125.0, 0.08, 12.5), ext);
     Comparison c = compare();
@@ -122,8 +123,8 @@ class ReportsTest {
 
   @Test
   void refusesToRankPointsWhoseWorkloadSettingsDiffer() throws IOException {
-    writeRun("a", row("h200", 4, 100.0, 0.1, 10.0), ", \"infx\": {\"ignore_eos\": true}");
-    writeRun("b", row("h200", 4, 200.0, 0.1, 10.0), ", \"infx\": {\"ignore_eos\": false}");
+    writeRun("a", row("h200", 4, 100.0, 0.1, 10.0), ", \"infx\": {\"workload\": {\"ignore_eos\": true}}");
+    writeRun("b", row("h200", 4, 200.0, 0.1, 10.0), ", \"infx\": {\"workload\": {\"ignore_eos\": false}}");
     Comparison c = compare();
     Comparison.Pair p = c.pairs().get(0);
     assertThat(p.comparability().status()).isEqualTo(Comparison.Status.NOT_COMPARABLE);
@@ -151,13 +152,21 @@ class ReportsTest {
   @Test
   void workloadSettingsComeFromBackendAndTheInfxExtension() throws IOException {
     JsonNode raw = Json.mapper().readTree("{\"backend\": \"openai\", \"infx\": {\"workload\": "
-        + "{\"seed\": 7, \"num_warmups\": 2}, \"ignore_eos\": false}}");
+        + "{\"backend\": \"openai\", \"seed\": 7, \"num_warmups\": 2, \"ignore_eos\": false},"
+        + " \"tokens\": {\"output_source\": \"usage\"}}}");
     WorkloadSettings s = WorkloadSettings.of(dir, raw);
     assertThat(s.hasExtension()).isTrue();
-    assertThat(s.settings().keySet()).containsExactly("backend", "ignore_eos", "num_warmups", "seed");
+    assertThat(s.settings().keySet())
+        .containsExactly("backend", "ignore_eos", "num_warmups", "output_token_source", "seed");
     WorkloadSettings reference = WorkloadSettings.of(dir, Json.mapper().readTree("{\"backend\": \"vllm\"}"));
     assertThat(reference.differences(s)).containsExactly("backend: vllm vs openai");
     assertThat(Optional.of(reference).map(WorkloadSettings::hasExtension)).contains(false);
+    JsonNode otherSeed = Json.mapper().readTree("{\"backend\": \"openai\", \"infx\": {\"workload\": "
+        + "{\"backend\": \"openai\", \"seed\": 8, \"num_warmups\": 2, \"ignore_eos\": false},"
+        + " \"tokens\": {\"output_source\": \"usage\"}}}");
+    WorkloadSettings t = WorkloadSettings.of(dir, otherSeed);
+    assertThat(s.differences(t)).isEmpty();
+    assertThat(s.notes(t)).containsExactly("seed: 7 vs 8");
   }
 
   @Test
