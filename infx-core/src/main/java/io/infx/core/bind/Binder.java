@@ -356,6 +356,14 @@ public final class Binder {
               : a.accessor.getReturnType() == long.class ? 0L
               : a.accessor.getReturnType() == double.class ? 0.0 : null;
         };
+      } else if (a.kind == TypeModel.SetterKind.OPTIONAL && !(v instanceof Optional<?>)) {
+        v = Optional.of(v);
+      } else if (a.kind == TypeModel.SetterKind.OPTIONAL_INT && v instanceof Integer i) {
+        v = OptionalInt.of(i);
+      } else if (a.kind == TypeModel.SetterKind.OPTIONAL_LONG && v instanceof Long l) {
+        v = OptionalLong.of(l);
+      } else if (a.kind == TypeModel.SetterKind.OPTIONAL_DOUBLE && v instanceof Double d) {
+        v = OptionalDouble.of(d);
       } else if (a.kind == TypeModel.SetterKind.ITERABLE && v instanceof List<?> l) {
         v = List.copyOf(l);
       } else if (a.kind == TypeModel.SetterKind.MAP && v instanceof Map<?, ?> m) {

@@ -38,10 +38,20 @@ final class Yaml11 {
 
   /** Kind and value of a plain (unquoted, untagged) scalar. */
   static Object[] resolvePlain(String text) {
-    if (text.isEmpty() || NULL.matcher(text).matches()) {
+    if (text.isEmpty()) {
       return new Object[] {ScalarKind.NULL, null};
     }
     char c = text.charAt(0);
+    // Fast paths for the common cases (most scalars are words or small decimal integers).
+    if (isLetter(c) && "yYnNtTfFoO".indexOf(c) < 0) {
+      return new Object[] {ScalarKind.STRING, text};
+    }
+    if (c >= '1' && c <= '9' && text.length() < 18 && allDigits(text)) {
+      return new Object[] {ScalarKind.INTEGER, BigInteger.valueOf(Long.parseLong(text))};
+    }
+    if (NULL.matcher(text).matches()) {
+      return new Object[] {ScalarKind.NULL, null};
+    }
     boolean numeric = (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.';
     if (numeric) {
       if (FLOAT.matcher(text).matches()) {
@@ -61,6 +71,20 @@ final class Yaml11 {
       return new Object[] {ScalarKind.BOOLEAN, value};
     }
     return new Object[] {ScalarKind.STRING, text};
+  }
+
+  private static boolean isLetter(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+  }
+
+  private static boolean allDigits(String s) {
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c < '0' || c > '9') {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** PyYAML's int construction: underscores dropped, 0b/0x/0-octal/base-60 forms. */

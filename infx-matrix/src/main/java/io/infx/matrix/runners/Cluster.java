@@ -25,10 +25,12 @@ public abstract class Cluster implements SelfChecking {
   /** Schedulers with a registered settings record. */
   public static final List<String> SCHEDULERS = List.of("slurm");
 
+  @io.infx.core.bind.Rule("V46.node-facts")
   @Positive(message = "Input should be greater than 0")
   public abstract int gpusPerNode();
 
   /** Host DRAM usable by jobs, MiB. */
+  @io.infx.core.bind.Rule("V46.node-facts")
   public abstract Optional<@Positive(message = "Input should be greater than 0") Integer> availableCpuDramMib();
 
   public abstract Arch arch();
