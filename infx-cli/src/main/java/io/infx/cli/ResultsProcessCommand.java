@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import io.infx.core.InfxException;
 import io.infx.core.UsageException;
 import io.infx.core.json.Json;
+import io.infx.results.MultiNodeBatch;
 import io.infx.results.NormalizerOptions;
 import io.infx.results.PowerRequiredException;
 import io.infx.results.ProcessedResult;
@@ -53,6 +54,13 @@ public final class ResultsProcessCommand implements Callable<Integer> {
           + "the process environment, e.g. a conformance case's env.json.")
   Path envFile;
 
+  @Option(names = "--all",
+      description = "Multi-node group: normalize every <RESULT_FILENAME>_*.json point, with "
+          + "PREFILL_GPUS/DECODE_GPUS taken from its name (…_conc<C>_gpus_<G>[_ctx_<P>_gen_<D>]); "
+          + "writes result_processing_<RESULT_FILENAME>.json, prints it, exits 1 if a point failed "
+          + "or a CONC_LIST concurrency is missing.")
+  boolean all;
+
   @Option(names = "--mode", paramLabel = "MODE", defaultValue = "reference",
       description = "reference (default; matches utils/process_result.py) or upstream (newer "
           + "upstream guards: skip non-finite / non-positive TPOT metrics, check "
@@ -68,6 +76,18 @@ public final class ResultsProcessCommand implements Callable<Integer> {
     };
     Map<String, String> env = envFile == null ? System.getenv() : readEnv(envFile);
     Path workDir = (dir == null ? Path.of("") : dir).toAbsolutePath();
+    if (all) {
+      MultiNodeBatch.Report report = MultiNodeBatch.processAll(env, workDir, options);
+      for (MultiNodeBatch.Point p : report.points()) {
+        p.error().ifPresent(e -> spec.commandLine().getErr().println("infx: " + p.source() + ": " + e));
+      }
+      if (!report.missing().isEmpty() || !report.unexpected().isEmpty()) {
+        spec.commandLine().getErr().println("infx: missing concurrencies " + report.missing()
+            + ", unexpected " + report.unexpected());
+      }
+      spec.commandLine().getOut().println(report.toJsonText());
+      return report.exitCode();
+    }
     ProcessedResult result;
     try {
       result = ResultProcessor.processEnvironment(env, workDir, options);

@@ -99,4 +99,26 @@ class ResultsProcessCommandTest {
     assertThat(r.status()).isEqualTo(1);
     assertThat(r.err()).contains("raw result file not found").contains("x.json");
   }
+
+  @Test
+  void allProcessesAMultiNodeGroupFromItsFileNames() throws Exception {
+    Path env = tmp.resolve("env.json");
+    Files.writeString(env, "{\"RUNNER_TYPE\": \"gb200\", \"FRAMEWORK\": \"dynamo-trt\","
+        + " \"PRECISION\": \"fp4\", \"SPEC_DECODING\": \"none\", \"RESULT_FILENAME\": \"g\","
+        + " \"ISL\": \"1024\", \"OSL\": \"1024\", \"DISAGG\": \"true\", \"MODEL_PREFIX\": \"dsr1\","
+        + " \"IMAGE\": \"i\", \"CONC_LIST\": \"4 8\", \"PREFILL_NUM_WORKERS\": \"1\","
+        + " \"PREFILL_TP\": \"4\", \"PREFILL_EP\": \"4\", \"PREFILL_DP_ATTN\": \"false\","
+        + " \"DECODE_NUM_WORKERS\": \"1\", \"DECODE_TP\": \"8\", \"DECODE_EP\": \"8\","
+        + " \"DECODE_DP_ATTN\": \"true\"}");
+    Path work = Files.createDirectory(tmp.resolve("group"));
+    Files.writeString(work.resolve("g_x_conc4_gpus_12_ctx_4_gen_8.json"), "{\"model_id\": \"m\","
+        + " \"max_concurrency\": 4, \"total_token_throughput\": 1200.0, \"output_throughput\": 800.0}");
+    Run r = run("results", "process", "--all", "--env-file", env.toString(), "--dir", work.toString());
+    assertThat(r.status()).isEqualTo(1);
+    JsonNode summary = Json.mapper().readTree(r.out());
+    assertThat(summary.get("missing_concurrencies").get(0).intValue()).isEqualTo(8);
+    assertThat(summary.get("points").get(0).get("exit_code").intValue()).isZero();
+    assertThat(r.err()).contains("missing concurrencies [8]");
+    assertThat(work.resolve("agg_g_x_conc4_gpus_12_ctx_4_gen_8.json")).exists();
+  }
 }
