@@ -232,6 +232,12 @@ public final class RawResult {
     client.put("io_threads", co.ioThreads());
     client.put("jvm", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
     client.put("available_processors", Runtime.getRuntime().availableProcessors());
+    ClientStats cs = run.clientStats();
+    client.put("cpu_percent_of_one_core", cs.cpuPercent());
+    client.put("gc_collections", cs.gcCollections());
+    client.put("gc_time_millis", cs.gcMillis());
+    client.put("allocated_bytes_per_request",
+        cs.allocatedBytes() < 0 || m.sent() == 0 ? null : (Object) (cs.allocatedBytes() / m.sent()));
     x.put("client", client);
     return x;
   }

@@ -142,12 +142,14 @@ public abstract class ServeBenchmark {
       Integer slots = load() instanceof ClosedLoop c ? Integer.valueOf(c.concurrency())
           : load().maxConcurrency().isPresent() ? Integer.valueOf(load().maxConcurrency().getAsInt())
           : null;
+      ClientStats.Probe probe = ClientStats.start();
       PhaseResult pr = runPhase(client, prompts(), RequestRecord.Phase.MEASURED,
           slots == null ? -1 : slots, schedule, rec, runTimeout());
+      ClientStats stats = probe.stop();
       long endUnixMillis = System.currentTimeMillis();
       return new ServeResult(this, Arrays.asList(pr.records), pr.slotNanos, pr.startNanos,
           pr.endNanos, startUnixMillis / 1000.0, endUnixMillis / 1000.0, warmups(), warmFailed,
-          opts, rec);
+          opts, rec, stats);
     }
   }
 

@@ -28,13 +28,16 @@ public final class ServeResult {
   private final int warmupFailures;
   private final ClientOptions clientOptions;
   private final ServeBenchmark.Recorders recorders;
+  private final ClientStats clientStats;
   private Histogram ttftHist;
   private Histogram itlHist;
   private Histogram e2elHist;
 
   ServeResult(ServeBenchmark benchmark, List<RequestRecord> records, long[] slotNanos,
       long startNanos, long endNanos, double startUnix, double endUnix, int warmups,
-      int warmupFailures, ClientOptions clientOptions, ServeBenchmark.Recorders recorders) {
+      int warmupFailures, ClientOptions clientOptions, ServeBenchmark.Recorders recorders,
+      ClientStats clientStats) {
+    this.clientStats = clientStats;
     this.benchmark = benchmark;
     this.records = records;
     this.slotNanos = slotNanos;
@@ -89,6 +92,11 @@ public final class ServeResult {
 
   public ClientOptions clientOptions() {
     return clientOptions;
+  }
+
+  /** CPU, GC and allocation of this JVM during the measured phase. */
+  public ClientStats clientStats() {
+    return clientStats;
   }
 
   /** TTFT histogram (µs, 3 significant digits) of successful requests, recorded on the fly. */

@@ -3,6 +3,7 @@ package io.infx.client;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.async.ByteArrayFeeder;
 import io.infx.client.sse.SseEvent;
 import io.infx.client.sse.SseParser;
 import io.infx.client.tokenizer.Tokenizer;
@@ -51,6 +52,7 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
   final CompletableFuture<RequestRecord> result = new CompletableFuture<>();
   private final AtomicBoolean finished = new AtomicBoolean();
   private final SseParser sse = new SseParser(this);
+  private JsonParser parser;
 
   final long intendedNanos;
   volatile long sendNanos;
@@ -197,7 +199,15 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
     chunkToken = false;
     chunkContent = false;
     chunkCompletion = -1;
-    try (JsonParser p = json.createParser(e.dataBytes(), 0, e.dataLength())) {
+    try {
+      // One non-blocking parser per stream, fed one chunk at a time: no parser (and no symbol
+      // table) allocated per chunk.
+      JsonParser p = parser;
+      if (p == null) {
+        p = json.createNonBlockingByteArrayParser();
+        parser = p;
+      }
+      ((ByteArrayFeeder) p.getNonBlockingInputFeeder()).feedInput(e.dataBytes(), 0, e.dataLength());
       if (p.nextToken() != JsonToken.START_OBJECT) {
         throw new IOException("chunk is not a JSON object");
       }
@@ -210,14 +220,14 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
             if (v == JsonToken.START_ARRAY) {
               choices(p);
             } else {
-              p.skipChildren();
+              skip(p, v);
             }
           }
           case "usage" -> {
             if (v == JsonToken.START_OBJECT) {
               usage(p);
             } else {
-              p.skipChildren();
+              skip(p, v);
             }
           }
           case "error" -> {
@@ -226,10 +236,13 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
                 "in-stream error: " + msg, status, excerpt(e.dataBytes(), e.dataLength()));
             return;
           }
-          default -> p.skipChildren();
+          default -> skip(p, v);
         }
       }
-      if (tok != JsonToken.END_OBJECT || p.nextToken() != null) {
+      if (tok != JsonToken.END_OBJECT) {
+        throw new IOException("incomplete chunk object");
+      }
+      if (p.nextToken() != JsonToken.NOT_AVAILABLE) {
         throw new IOException("trailing content after the chunk object");
       }
     } catch (IOException ex) {
@@ -296,22 +309,21 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
               }
               case "tool_calls" -> {
                 if (dv == JsonToken.START_ARRAY) {
-                  if (p.nextToken() != JsonToken.END_ARRAY) {
+                  JsonToken first = p.nextToken();
+                  if (first != JsonToken.END_ARRAY) {
                     chunkToken = true;
-                    p.skipChildren();
-                    while (p.nextToken() != JsonToken.END_ARRAY) {
-                      p.skipChildren();
-                    }
+                    skip(p, first);
+                    skip(p, JsonToken.START_ARRAY, 1);
                   }
                 } else {
-                  p.skipChildren();
+                  skip(p, dv);
                 }
               }
-              default -> p.skipChildren();
+              default -> skip(p, dv);
             }
           }
         } else {
-          p.skipChildren();
+          skip(p, v);
         }
       }
     }
@@ -319,7 +331,7 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
 
   private void content(JsonParser p, JsonToken v) throws IOException {
     if (v != JsonToken.VALUE_STRING) {
-      p.skipChildren();
+      skip(p, v);
       return;
     }
     int len = p.getTextLength();
@@ -348,7 +360,30 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
           usagePrompt = p.getIntValue();
         }
       } else {
-        p.skipChildren();
+        skip(p, v);
+      }
+    }
+  }
+
+  /** Skips the value that starts with {@code t}; a truncated chunk throws (never spins). */
+  private static void skip(JsonParser p, JsonToken t) throws IOException {
+    if (t == JsonToken.START_OBJECT || t == JsonToken.START_ARRAY) {
+      skip(p, t, 1);
+    } else if (t == null || t == JsonToken.NOT_AVAILABLE) {
+      throw new IOException("incomplete chunk object");
+    }
+  }
+
+  private static void skip(JsonParser p, JsonToken ignored, int depth) throws IOException {
+    while (depth > 0) {
+      JsonToken t = p.nextToken();
+      if (t == null || t == JsonToken.NOT_AVAILABLE) {
+        throw new IOException("incomplete chunk object");
+      }
+      if (t == JsonToken.START_OBJECT || t == JsonToken.START_ARRAY) {
+        depth++;
+      } else if (t == JsonToken.END_OBJECT || t == JsonToken.END_ARRAY) {
+        depth--;
       }
     }
   }
@@ -361,7 +396,7 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
       if (name.equals("message") && v == JsonToken.VALUE_STRING) {
         msg = p.getText();
       } else {
-        p.skipChildren();
+        skip(p, v);
       }
     }
     return msg;

@@ -25,6 +25,13 @@ final class Summary {
     row(out, "Output token throughput (tok/s):", f2(m.outputThroughput()));
     row(out, "Total Token throughput (tok/s):", f2(m.totalTokenThroughput()));
     row(out, "Peak concurrent requests:", Integer.toString(m.peakConcurrency()));
+    ClientStats cs = run.clientStats();
+    row(out, "Client CPU (% of one core):", String.format(Locale.ROOT, "%.0f", cs.cpuPercent()));
+    row(out, "Client GC (collections / ms):", cs.gcCollections() + " / " + cs.gcMillis());
+    if (cs.allocatedBytes() >= 0 && m.sent() > 0) {
+      row(out, "Client allocation per request (KB):",
+          String.format(Locale.ROOT, "%.1f", cs.allocatedBytes() / 1024.0 / m.sent()));
+    }
     section(out, "ttft", "Time to First Token", "TTFT", m.ttft(), mo);
     section(out, "tpot", "Time per Output Token (excl. 1st token)", "TPOT", m.tpot(), mo);
     section(out, "itl", "Inter-token Latency", "ITL", m.itl(), mo);

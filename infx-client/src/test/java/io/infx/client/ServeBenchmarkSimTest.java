@@ -36,7 +36,7 @@ class ServeBenchmarkSimTest {
     return ServeBenchmark.builder()
         .client(ClientOptions.builder().baseUri(sim.baseUri())
             .deadlines(Deadlines.builder().connect(Duration.ofSeconds(5))
-                .firstByte(Duration.ofSeconds(5)).idle(Duration.ofSeconds(2))
+                .firstByte(Duration.ofSeconds(10)).idle(Duration.ofSeconds(3))
                 .total(Duration.ofSeconds(60)).build()).build())
         .backend(Backend.VLLM).model("m").prompts(prompts)
         .body(BodyOptions.builder().ignoreEos(true).build());
