@@ -1,0 +1,102 @@
+package io.infx.matrix;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.infx.core.ValidationException;
+import io.infx.matrix.config.SpecDecoding;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The fluent DSL: declaring configs in code, filters, bounds, eval modes. */
+class SweepTest {
+
+  private static Sweep.SingleNode llama() {
+    return Sweep.singleNode("llama-fp8-h100-vllm")
+        .image("vllm/vllm-openai:v0.11.0").model("meta-llama/Llama-3.1-70B-Instruct")
+        .modelPrefix("llama").precision("fp8").framework("vllm").runner("h200");
+  }
+
+  @Test
+  void configsDeclaredInCodeExpandLikeYamlOnes() {
+    Matrix m = Sweep.of(llama().searchSpace(8192, 1024, Sweep.tp(8).conc(4, 64), Sweep.tp(4).ep(4).dpAttn()
+            .spec(SpecDecoding.MTP).concList(16, 48)))
+        .runners(Fixtures.runners())
+        .evals(EvalMode.NONE)
+        .expand();
+    assertThat(m.rows()).extracting(r -> r.tp().getAsInt() + "@" + r.conc().get(0))
+        .containsExactly("8@4", "8@8", "8@16", "8@32", "8@64", "4@16", "4@48");
+    assertThat(m.get(5).fields()).containsEntry("ep", 4).containsEntry("dp-attn", true)
+        .containsEntry("spec-decoding", "mtp").containsEntry("exp-name", "llama_8k1k");
+    String yaml = """
+        llama-fp8-h100-vllm:
+          image: vllm/vllm-openai:v0.11.0
+          model: meta-llama/Llama-3.1-70B-Instruct
+          model-prefix: llama
+          precision: fp8
+          framework: vllm
+          runner: h200
+          multinode: false
+          scenarios:
+            fixed-seq-len:
+            - isl: 8192
+              osl: 1024
+              search-space:
+              - {tp: 8, conc-start: 4, conc-end: 64}
+              - {tp: 4, ep: 4, dp-attn: true, spec-decoding: mtp, conc-list: [16, 48]}
+        """;
+    assertThat(Sweep.of(Fixtures.catalog(yaml)).runners(Fixtures.runners()).evals(EvalMode.NONE).expand().toJson())
+        .isEqualTo(m.toJson());
+  }
+
+  @Test
+  void filtersBoundsAndModesChain() {
+    Sweep base = Sweep.of(Fixtures.catalog(Fixtures.singleNode(8192, "{tp: 8, conc-start: 4, conc-end: 64}"),
+        Fixtures.MULTI_NODE)).runners(Fixtures.runners());
+    assertThat(base.expand().size()).isEqualTo(7);
+    assertThat(base.singleNodeOnly().expand().size()).isEqualTo(5);
+    assertThat(base.multiNodeOnly().expand().size()).isEqualTo(2);
+    assertThat(base.precision("fp4").expand().size()).isEqualTo(2);
+    assertThat(base.configKeys("ex-s*").maxConc(16).expand().rows()).extracting(MatrixRow::conc)
+        .containsExactly(List.of(4), List.of(8), List.of(16));
+    assertThat(base.evals(EvalMode.SUBSET).expand().rows()).allSatisfy(r -> assertThat(r.evalOnly()).isTrue());
+    assertThat(base.trimConc().singleNodeOnly().expand().size()).isEqualTo(1);
+    // the base is untouched by its specialisations
+    assertThat(base.options().maxConc()).isEmpty();
+  }
+
+  @Test
+  void invalidConfigsDeclaredInCodeAreReportedWithPointers() {
+    assertThatThrownBy(() -> Sweep.of(llama().searchSpace(8192, 1024, Sweep.tp(8).dcp(3).concList(4))))
+        .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.violations()).anySatisfy(v -> {
+          assertThat(v.ruleId()).isEqualTo("V14.dcp-divides-tp");
+          assertThat(v.pointer()).isEqualTo("/llama-fp8-h100-vllm/scenarios/fixed-seq-len/0/search-space/0");
+        }));
+    assertThatThrownBy(() -> Sweep.of(Sweep.singleNode("x").image("i")))
+        .isInstanceOf(IllegalStateException.class).hasMessageContaining("has no model");
+  }
+
+  @Test
+  void agenticAndMultiNodeDeclarations() {
+    Matrix agentic = Sweep.of(Sweep.singleNode("ag").image("i").model("m").modelPrefix("mdl").precision("fp4")
+            .framework("vllm").runner("cluster:b200-nscale")
+            .agentic(0.8, Sweep.tp(4).dramOffload("lmcache").concList(2, 32), Sweep.tp(8).noOffload().concList(16)))
+        .runners(Fixtures.runners()).evals(EvalMode.NONE).expand();
+    assertThat(agentic.rows()).extracting(r -> r.fields().get("total-cpu-dram-gb")).containsExactly(865, 865, 0);
+
+    Matrix multi = Sweep.of(Sweep.multiNode("mn").image("i").model("m").modelPrefix("mdl").precision("fp4")
+            .framework("dynamo-trt").runner("cluster:gb200-nv").disagg("nixl")
+            .searchSpace(8192, 1024, Sweep.disaggregated(Sweep.worker(1, 4, 4, true), Sweep.worker(2, 8, 8, false))
+                .concList(16, 64)))
+        .runners(Fixtures.runners()).expand();
+    assertThat(multi.get(0).fields()).containsEntry("node-count", 5).containsEntry("eval-conc", 64)
+        .containsEntry("kv-p2p-transfer", "nixl");
+  }
+
+  @Test
+  void configsWithoutKeysGetConventionalKeys() {
+    var a = llama().searchSpace(1024, 1024, Sweep.tp(8).concList(4)).build();
+    Catalog c = Sweep.of(a, a).catalog();
+    assertThat(c.keys()).containsExactly("llama-fp8-h200-vllm", "llama-fp8-h200-vllm-2");
+  }
+}
