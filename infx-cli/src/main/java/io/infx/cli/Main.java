@@ -33,6 +33,7 @@ import picocli.CommandLine.Spec;
         PlanCommand.class,
         BenchCommand.class,
         SimCommand.class,
+        ReportCommand.class,
     })
 public final class Main implements Runnable {
 
