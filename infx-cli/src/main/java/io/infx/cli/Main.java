@@ -34,6 +34,7 @@ import picocli.CommandLine.Spec;
         BenchCommand.class,
         SimCommand.class,
         ReportCommand.class,
+        RunCommand.class,
     })
 public final class Main implements Runnable {
 

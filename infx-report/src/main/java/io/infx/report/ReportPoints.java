@@ -3,7 +3,7 @@ package io.infx.report;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.infx.core.InfxException;
 import io.infx.core.json.Json;
-import io.infx.report.internal.AggregateRows;
+import io.infx.report.internal.RowReader;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -42,7 +42,7 @@ public record ReportPoints(List<ReportPoint> points, List<ReportProblem> skipped
     for (int i = 0; i < flat.size(); i++) {
       sources.add("row " + (i + 1));
     }
-    return AggregateRows.points(flat, sources);
+    return RowReader.points(flat, sources);
   }
 
   /**

@@ -110,6 +110,7 @@ public final class Charts {
     renderer.setDefaultPositiveItemLabelPosition(
         new ItemLabelPosition(ItemLabelAnchor.OUTSIDE12, TextAnchor.BOTTOM_CENTER));
     NumberAxis x = numberAxis("Interactivity (tok/s/user, at median TPOT)");
+    x.setAutoRangeIncludesZero(false);
     NumberAxis y = numberAxis("Throughput per GPU (tok/s/GPU)");
     XYPlot plot = new XYPlot(data, x, y, renderer);
     return Optional.of(chart(title, plot, true));

@@ -22,7 +22,7 @@ import java.util.OptionalDouble;
  * AgentX rows nest them under {@code request_metrics} ({@code latency.ttft.p50} in seconds,
  * {@code latency.intvty.p50}, {@code throughput.per_gpu.total_tput_tps}).
  */
-public final class AggregateRows {
+public final class RowReader {
 
   /** Keys that identify a serving configuration (everything but conc and the measurements). */
   private static final List<String> IDENTITY = List.of(
@@ -38,7 +38,7 @@ public final class AggregateRows {
   private static final Map<Percentile, String> FIXED_STATS = fixedStats();
   private static final Map<Percentile, String> AGENTIC_STATS = agenticStats();
 
-  private AggregateRows() {}
+  private RowReader() {}
 
   /** Points of the given rows (sources name each row in messages); see {@link ReportPoints}. */
   public static ReportPoints points(List<JsonNode> rows, List<String> sources) {

@@ -1,0 +1,227 @@
+package io.infx.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.infx.core.InfxException;
+import io.infx.core.UsageException;
+import io.infx.core.json.Json;
+import io.infx.results.AggregateRow;
+import io.infx.results.AggregateRows;
+import io.infx.results.AggregateSchema;
+import io.infx.results.Summary;
+import io.infx.run.BenchmarkRun;
+import io.infx.run.PlannedPoint;
+import io.infx.run.PointOutcome;
+import io.infx.run.RunListener;
+import io.infx.run.RunOptions;
+import io.infx.run.RunOutcome;
+import io.infx.run.RunPlan;
+import io.infx.run.Selection;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Unmatched;
+
+/**
+ * {@code infx run CONFIG.yaml… [generate filters…]}: the whole pipeline — validate and expand the
+ * configs, launch every point through a fleet adapter (default {@code local}: the embedded
+ * simulator), normalize, collect into {@code DIR/results_bmk/agg_bmk.json}, print a summary table
+ * on stdout and write the report under {@code DIR}. Progress goes to stderr.
+ */
+@Command(
+    name = "run",
+    mixinStandardHelpOptions = true,
+    customSynopsis = "infx run CONFIG.yaml [CONFIG.yaml…] [generate filters…] [--adapter local|slurm] "
+        + "[--out DIR] [--resume] [--dry-run] [--runner-config FILE] [--runner NAME] [--title TEXT]",
+    description = {
+        "Run a benchmark from master configs to report: expand (matrix), launch each point "
+            + "(fleet adapter; local = embedded simulator + in-process client), normalize, collect "
+            + "into DIR/results_bmk/agg_bmk.json, print a summary table, write DIR/report.html.",
+        "Filters are those of `infx generate full-sweep` (--model-prefix, --precision, --framework, "
+            + "--runner-type, --seq-lens, --min-conc, --max-conc, --step-size, --max-tp, --max-ep, "
+            + "--single-node, --multi-node, --scenario-type, --runner-node-filter, --trim-conc, …) "
+            + "or, with --config-keys, of `infx generate test-config` (--config-keys, --conc, …).",
+        "",
+    })
+public final class RunCommand implements Callable<Integer> {
+
+  @Spec CommandSpec spec;
+
+  @Option(names = "--adapter", paramLabel = "NAME", defaultValue = "local",
+      description = "Fleet adapter: local (default; embedded simulator as server) or slurm.")
+  String adapter;
+
+  @Option(names = {"-o", "--out"}, paramLabel = "DIR",
+      description = "Run directory (default: infx-out/<first config's name>).")
+  Path out;
+
+  @Option(names = "--resume", description = "Skip points whose result exists in DIR from an earlier run.")
+  boolean resume;
+
+  @Option(names = "--dry-run", description = "Print the plan and the matrix; send no traffic, write nothing.")
+  boolean dryRun;
+
+  @Option(names = "--runner-config", paramLabel = "FILE",
+      description = "runners.yaml (default: runners.yaml next to the first config, else configs/runners.yaml).")
+  Path runnerConfig;
+
+  @Option(names = "--runner", paramLabel = "NAME",
+      description = "Concrete runner for every row, e.g. h200-cw_0 (default: the first runner of the row's label).")
+  String runner;
+
+  @Option(names = "--title", paramLabel = "TEXT", description = "Report title.")
+  String title;
+
+  /** Config files first, then generate filters (parsed by generate's own parser). */
+  @Unmatched List<String> rest = new ArrayList<>();
+
+  @Override
+  public Integer call() {
+    ReportCommand.headless();
+    List<Path> configs = new ArrayList<>();
+    int i = 0;
+    while (i < rest.size() && !rest.get(i).startsWith("-")) {
+      configs.add(Path.of(rest.get(i++)));
+    }
+    if (configs.isEmpty()) {
+      throw new UsageException("infx run: give at least one master config file, e.g. "
+          + "infx run examples/configs/quickstart.yaml");
+    }
+    Selection selection = Selection.parse(rest.subList(i, rest.size()));
+    String stem = configs.get(0).getFileName().toString().replaceFirst("\\.ya?ml$", "");
+    var b = RunOptions.builder()
+        .configFiles(configs)
+        .selection(selection)
+        .adapter(adapter)
+        .out(out != null ? out : Path.of("infx-out", stem))
+        .resume(resume);
+    if (runnerConfig != null) {
+      b.runnerConfig(runnerConfig);
+    }
+    if (runner != null) {
+      b.runner(runner);
+    }
+    if (title != null) {
+      b.title(title);
+    }
+    BenchmarkRun run = BenchmarkRun.of(b.build());
+    PrintWriter stdout = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    if (dryRun) {
+      RunPlan plan = run.plan();
+      stdout.print(plan.toTable());
+      stdout.println();
+      stdout.println("matrix (as infx generate prints it):");
+      stdout.println(plan.matrix().toJson());
+      return 0;
+    }
+    RunOutcome outcome = run.run(new Progress(err, run.layout().dir()));
+    printSummary(stdout, outcome);
+    return outcome.exitCode();
+  }
+
+  /** Progress on stderr: one line per point with a bar, elapsed time and an estimate of what is left. */
+  static final class Progress implements RunListener {
+    private final PrintWriter err;
+    private final Path dir;
+    private final long start = System.nanoTime();
+
+    Progress(PrintWriter err, Path dir) {
+      this.err = err;
+      this.dir = dir;
+    }
+
+    @Override
+    public void planned(RunPlan plan) {
+      err.printf(Locale.ROOT, "infx: %d matrix rows → %d points to run, %d resumed, %d skipped (adapter %s) → %s%n",
+          plan.matrix().size(), plan.count(PlannedPoint.Action.RUN), plan.count(PlannedPoint.Action.RESUME),
+          plan.count(PlannedPoint.Action.SKIP), plan.adapter(), dir);
+      for (PlannedPoint p : plan.points()) {
+        if (p.action() == PlannedPoint.Action.SKIP) {
+          err.println("infx: skip " + p.resultFilename() + ": " + p.note());
+        }
+      }
+      err.flush();
+    }
+
+    @Override
+    public void started(PlannedPoint point, int done, int total) {
+      err.printf(Locale.ROOT, "%s %d/%d  %s …%n", bar(done, total), done + 1, total, point.resultFilename());
+      err.flush();
+    }
+
+    @Override
+    public void finished(PointOutcome o, int done, int total) {
+      double elapsed = (System.nanoTime() - start) / 1e9;
+      String left = done < total ? String.format(Locale.ROOT, ", ~%.0f s left", elapsed / done * (total - done)) : "";
+      String what = o.status() == PointOutcome.Status.SUCCEEDED ? "done"
+          : "FAILED: " + o.message().orElse("");
+      err.printf(Locale.ROOT, "%s %d/%d  %s in %.1f s (%.0f s elapsed%s)%n", bar(done, total), done, total,
+          what, seconds(o.took()), elapsed, left);
+      err.flush();
+    }
+
+    @Override
+    public void note(String message) {
+      err.println("infx: " + message);
+      err.flush();
+    }
+
+    private static String bar(int done, int total) {
+      int width = 20;
+      int filled = total == 0 ? width : done * width / total;
+      return "[" + "#".repeat(filled) + "-".repeat(width - filled) + "]";
+    }
+
+    private static double seconds(Duration d) {
+      return d.toMillis() / 1000.0;
+    }
+  }
+
+  /**
+   * The summary table ({@code infx results summarize}'s Markdown) of the collected rows, then the
+   * point counts, the failures and where the files are.
+   */
+  static void printSummary(PrintWriter out, RunOutcome outcome) {
+    List<AggregateRow> rows = new ArrayList<>();
+    for (JsonNode row : readCollected(outcome)) {
+      if (!AggregateSchema.isAgentic(row)) {
+        rows.add(AggregateRows.fromJson(row));
+      }
+    }
+    if (!rows.isEmpty()) {
+      out.print(Summary.of(rows).toMarkdown());
+      out.println();
+    }
+    out.printf(Locale.ROOT, "%d points: %d succeeded, %d resumed, %d failed, %d skipped%n",
+        outcome.points().size(), outcome.count(PointOutcome.Status.SUCCEEDED),
+        outcome.count(PointOutcome.Status.RESUMED), outcome.count(PointOutcome.Status.FAILED),
+        outcome.count(PointOutcome.Status.SKIPPED));
+    for (PointOutcome o : outcome.points()) {
+      if (o.status() == PointOutcome.Status.FAILED) {
+        out.println("  failed  " + o.point().resultFilename() + ": " + o.message().orElse(""));
+      }
+    }
+    out.println("results: " + outcome.layout().collectedFile());
+    outcome.report().ifPresent(r -> out.println("report:  " + r.html()));
+    out.flush();
+  }
+
+  private static JsonNode readCollected(RunOutcome outcome) {
+    Path f = outcome.layout().collectedFile();
+    try {
+      return Json.mapper().readTree(Files.readAllBytes(f));
+    } catch (IOException e) {
+      throw new InfxException("file", "cannot read " + f + ": " + e.getMessage(), e);
+    }
+  }
+}

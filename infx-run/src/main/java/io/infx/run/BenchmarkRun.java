@@ -1,0 +1,359 @@
+package io.infx.run;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.infx.core.InfxException;
+import io.infx.core.UsageException;
+import io.infx.core.io.AtomicFiles;
+import io.infx.core.json.Json;
+import io.infx.core.tree.Source;
+import io.infx.fleet.EnvProjector;
+import io.infx.fleet.LaunchEnv;
+import io.infx.fleet.RunContext;
+import io.infx.fleet.RunnerName;
+import io.infx.matrix.Catalog;
+import io.infx.matrix.Generator;
+import io.infx.matrix.Matrix;
+import io.infx.matrix.MatrixRow;
+import io.infx.matrix.RowKind;
+import io.infx.matrix.runners.RunnerInventory;
+import io.infx.report.BenchmarkReport;
+import io.infx.report.ReportFiles;
+import io.infx.report.ReportPoints;
+import io.infx.report.ReportProblem;
+import io.infx.results.Collector;
+import io.infx.run.internal.EmbeddedSimulatorLauncher;
+import java.io.IOException;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * The end-to-end pipeline behind {@code infx run}: validate and expand master configs (matrix) →
+ * launch every point through a fleet adapter (default {@code local}: the embedded simulator as
+ * server, the fixed-sequence client in-process) → normalize each raw result (results) → collect
+ * into {@code results_bmk/agg_bmk.json} → write the report. Points run one after another; every
+ * file is written atomically and {@code run.json} is rewritten after each point, so an
+ * interrupted run loses no finished point and {@link RunOptions#resume()} picks up where it
+ * stopped.
+ *
+ * <pre>{@code
+ * RunOutcome out = BenchmarkRun.of(RunOptions.builder()
+ *         .addConfigFiles(Path.of("examples/configs/quickstart.yaml"))
+ *         .out(Path.of("out"))
+ *         .build())
+ *     .run(RunListener.NONE);
+ * out.collected().points();          // what the report plots
+ * }</pre>
+ */
+public final class BenchmarkRun {
+
+  /** Adapters {@code infx run} can launch points on. */
+  public static final Set<String> ADAPTERS = Set.of("local", "slurm");
+
+  private final RunOptions options;
+  private final PointLauncher launcher;
+
+  private BenchmarkRun(RunOptions options, PointLauncher launcher) {
+    this.options = options;
+    this.launcher = launcher;
+  }
+
+  /**
+   * A run on the adapter its options name.
+   *
+   * @throws UsageException for an unknown or unavailable adapter
+   */
+  public static BenchmarkRun of(RunOptions options) {
+    return new BenchmarkRun(options, launcherFor(options));
+  }
+
+  /** A run whose points are launched by {@code launcher} (e.g. your own fleet, or a test double). */
+  public static BenchmarkRun of(RunOptions options, PointLauncher launcher) {
+    return new BenchmarkRun(options, launcher);
+  }
+
+  private static PointLauncher launcherFor(RunOptions options) {
+    return switch (options.adapter()) {
+      case "local" -> new EmbeddedSimulatorLauncher(options);
+      case "slurm" -> throw new UsageException("adapter 'slurm' is not available to infx run yet "
+          + "(use infx fleet launch --adapter slurm per point); supported: local");
+      default -> throw new UsageException("unknown adapter '" + options.adapter()
+          + "' (supported: local, slurm)");
+    };
+  }
+
+  public RunOptions options() {
+    return options;
+  }
+
+  public RunLayout layout() {
+    return new RunLayout(options.out());
+  }
+
+  /**
+   * Validates and expands the configs and plans every point without sending traffic or writing
+   * anything ({@code infx run --dry-run}).
+   *
+   * @throws InfxException located, rule-named errors for invalid configs or runner files
+   */
+  public RunPlan plan() {
+    List<Source> sources = new ArrayList<>();
+    for (Path f : options.configFiles()) {
+      sources.add(Source.file(f, f.toString()));
+    }
+    Path runnerFile = runnerFile();
+    Catalog catalog = Catalog.load(sources);
+    RunnerInventory runners = RunnerInventory.load(Source.file(runnerFile, runnerFile.toString()));
+    Matrix matrix = options.selection() instanceof Selection.TestConfig t
+        ? Generator.testConfig(catalog, runners, t.options())
+        : Generator.fullSweep(catalog, runners, ((Selection.FullSweep) options.selection()).options());
+    RunLayout layout = layout();
+    List<PlannedPoint> points = new ArrayList<>();
+    Map<String, Integer> seen = new HashMap<>();
+    for (MatrixRow row : matrix.rows()) {
+      String runner = options.runner().orElseGet(() -> defaultRunner(runners, row.runner()));
+      ObjectNode json = Json.mapper().valueToTree(row.fields());
+      LaunchEnv env = EnvProjector.standard().project(io.infx.fleet.MatrixRow.of(json),
+          RunnerName.of(runner), RunContext.defaults());
+      int index = points.size() + 1;
+      PlannedPoint p = new PlannedPoint(index, row, runner, env, PlannedPoint.Action.RUN, "");
+      Integer first = seen.putIfAbsent(p.resultFilename(), index);
+      if (first != null) {
+        p = p.withAction(PlannedPoint.Action.SKIP, "same RESULT_FILENAME as point " + first + " (duplicate row)");
+      } else {
+        Optional<String> unsupported = unsupported(row);
+        if (unsupported.isPresent()) {
+          p = p.withAction(PlannedPoint.Action.SKIP, unsupported.get());
+        } else if (options.resume() && hasAggregate(layout.artifactAggregate(p.resultFilename()))) {
+          p = p.withAction(PlannedPoint.Action.RESUME, "result from an earlier run");
+        }
+      }
+      points.add(p);
+    }
+    return new RunPlan(matrix, points, options.adapter());
+  }
+
+  /** Why the adapter cannot run a row, if it cannot. */
+  private Optional<String> unsupported(MatrixRow row) {
+    if (row.evalOnly()) {
+      return Optional.of("eval-only row: infx run measures throughput, evals are not run");
+    }
+    RowKind kind = row.kind();
+    if (kind == RowKind.MULTI_NODE || kind == RowKind.MULTI_NODE_AGENTIC) {
+      return Optional.of("multi-node row: adapter '" + options.adapter() + "' runs single-node points");
+    }
+    if (kind == RowKind.SINGLE_NODE_AGENTIC) {
+      return Optional.of("AgentX row: agentic replay is not part of infx run yet (use infx bench agentic)");
+    }
+    return Optional.empty();
+  }
+
+  private Path runnerFile() {
+    if (options.runnerConfig().isPresent()) {
+      return options.runnerConfig().get();
+    }
+    Path first = options.configFiles().get(0).toAbsolutePath();
+    Path beside = first.resolveSibling("runners.yaml");
+    if (Files.isRegularFile(beside)) {
+      return options.configFiles().get(0).resolveSibling("runners.yaml");
+    }
+    return Path.of("configs", "runners.yaml");
+  }
+
+  private static String defaultRunner(RunnerInventory runners, String label) {
+    List<String> names = runners.runnersOf(label);
+    if (!names.isEmpty()) {
+      return names.get(0);
+    }
+    String fleet = label.startsWith(RunnerInventory.CLUSTER_PREFIX)
+        ? label.substring(RunnerInventory.CLUSTER_PREFIX.length()) : label;
+    return fleet.replaceAll("[\\s/\\\\:_]+", "-") + "_0";
+  }
+
+  private static boolean hasAggregate(Path file) {
+    if (!Files.isRegularFile(file)) {
+      return false;
+    }
+    try {
+      return Json.mapper().readTree(Files.readAllBytes(file)).isObject();
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  /**
+   * Plans and runs every point, collects, and writes the report. Points that fail are recorded
+   * and the run goes on; the report lists them.
+   *
+   * @throws InfxException for invalid configs (before anything is launched) or unwritable files
+   */
+  public RunOutcome run(RunListener listener) {
+    RunPlan plan = plan();
+    listener.planned(plan);
+    RunLayout layout = layout();
+    AtomicFiles.writeString(layout.matrixFile(), plan.matrix().toJson() + "\n");
+    List<PointOutcome> outcomes = new ArrayList<>();
+    int total = (int) plan.count(PlannedPoint.Action.RUN);
+    int done = 0;
+    ExecutorService exec = Executors.newSingleThreadExecutor(r -> {
+      Thread t = new Thread(r, "infx-run-point");
+      t.setDaemon(true);
+      return t;
+    });
+    try {
+      for (PlannedPoint p : plan.points()) {
+        PointOutcome o = switch (p.action()) {
+          case SKIP -> new PointOutcome(p, PointOutcome.Status.SKIPPED, Optional.of(p.note()), Duration.ZERO);
+          case RESUME -> new PointOutcome(p, PointOutcome.Status.RESUMED, Optional.empty(), Duration.ZERO);
+          case RUN -> {
+            listener.started(p, done, total);
+            PointOutcome r = launch(p, layout, exec);
+            done++;
+            listener.finished(r, done, total);
+            yield r;
+          }
+        };
+        outcomes.add(o);
+        writeRunFile(layout, plan, outcomes);
+      }
+    } finally {
+      exec.shutdownNow();
+    }
+    ReportPoints collected = collect(layout);
+    Optional<ReportFiles> report = Optional.of(report(plan, outcomes, collected, layout));
+    listener.note("report: " + report.get().html());
+    return new RunOutcome(plan, layout, outcomes, collected, report);
+  }
+
+  private PointOutcome launch(PlannedPoint p, RunLayout layout, ExecutorService exec) {
+    Instant start = Instant.now();
+    Path work = layout.pointDir(p.resultFilename());
+    Path logFile = work.resolve("infx-run.log");
+    try {
+      Files.createDirectories(work);
+      // A new attempt starts clean: no stale raw or aggregate of an earlier attempt may survive.
+      Files.deleteIfExists(work.resolve(p.resultFilename() + ".json"));
+      Files.deleteIfExists(work.resolve("agg_" + p.resultFilename() + ".json"));
+    } catch (IOException e) {
+      throw new InfxException("file", "cannot prepare " + work + ": " + e.getMessage(), e);
+    }
+    PointResult result;
+    try (PrintWriter log = new PrintWriter(new OutputStreamWriter(
+        Files.newOutputStream(logFile), StandardCharsets.UTF_8), true)) {
+      Future<PointResult> f = exec.submit(() -> launcher.launch(p, work, log));
+      try {
+        result = f.get(options.pointTimeout().toMillis(), TimeUnit.MILLISECONDS);
+      } catch (TimeoutException e) {
+        f.cancel(true);
+        result = PointResult.failed("did not finish within " + options.pointTimeout().toSeconds() + " s");
+      } catch (ExecutionException e) {
+        Throwable c = e.getCause();
+        result = PointResult.failed(c instanceof InfxException ? c.getMessage() : String.valueOf(c));
+        c.printStackTrace(log);
+      } catch (InterruptedException e) {
+        f.cancel(true);
+        Thread.currentThread().interrupt();
+        throw new InfxException("interrupted", "run interrupted during point " + p.resultFilename(), e);
+      }
+    } catch (IOException e) {
+      throw new InfxException("file", "cannot write " + logFile + ": " + e.getMessage(), e);
+    }
+    Duration took = Duration.between(start, Instant.now());
+    if (!result.ok()) {
+      return new PointOutcome(p, PointOutcome.Status.FAILED, result.failure(), took);
+    }
+    try {
+      AtomicFiles.write(layout.artifactAggregate(p.resultFilename()), Files.readAllBytes(result.aggregate().get()));
+    } catch (IOException e) {
+      return new PointOutcome(p, PointOutcome.Status.FAILED,
+          Optional.of("cannot read the aggregate " + result.aggregate().get() + ": " + e.getMessage()), took);
+    }
+    return new PointOutcome(p, PointOutcome.Status.SUCCEEDED, Optional.empty(), took);
+  }
+
+  private static void writeRunFile(RunLayout layout, RunPlan plan, List<PointOutcome> outcomes) {
+    ObjectNode o = Json.mapper().createObjectNode();
+    o.put("adapter", plan.adapter());
+    o.put("matrix_rows", plan.matrix().size());
+    ArrayNode points = o.putArray("points");
+    for (int i = 0; i < plan.points().size(); i++) {
+      PlannedPoint p = plan.points().get(i);
+      ObjectNode n = points.addObject();
+      n.put("index", p.index());
+      n.put("result_filename", p.resultFilename());
+      n.put("runner", p.runner());
+      n.put("action", p.action().name().toLowerCase(Locale.ROOT));
+      if (i < outcomes.size()) {
+        PointOutcome out = outcomes.get(i);
+        n.put("status", out.status().name().toLowerCase(Locale.ROOT));
+        out.message().ifPresent(m -> n.put("message", m));
+        n.put("seconds", out.took().toMillis() / 1000.0);
+      } else {
+        n.put("status", "pending");
+      }
+    }
+    try {
+      AtomicFiles.writeString(layout.runFile(), Json.pretty().writeValueAsString(o) + "\n");
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static ReportPoints collect(RunLayout layout) {
+    Path out = layout.collectedFile();
+    ArrayNode rows;
+    if (Files.isDirectory(layout.artifactsDir())) {
+      rows = Collector.collect(layout.artifactsDir(), Set.of(out)).allRows();
+    } else {
+      rows = Json.mapper().createArrayNode();
+    }
+    Collector.write(out, rows);
+    return ReportPoints.fromAggregates(rows);
+  }
+
+  private ReportFiles report(RunPlan plan, List<PointOutcome> outcomes, ReportPoints collected,
+      RunLayout layout) {
+    List<ReportProblem> problems = new ArrayList<>(collected.skipped());
+    for (PointOutcome o : outcomes) {
+      if (o.status() == PointOutcome.Status.FAILED || o.status() == PointOutcome.Status.SKIPPED) {
+        problems.add(new ReportProblem(o.point().resultFilename(),
+            (o.status() == PointOutcome.Status.SKIPPED ? "skipped: " : "failed: ") + o.message().orElse("")));
+      }
+    }
+    String files = String.join(", ", options.configFiles().stream().map(Path::toString).toList());
+    BenchmarkReport report = BenchmarkReport.builder()
+        .title(options.title().orElse("infx run: " + options.configFiles().get(0).getFileName()))
+        .points(collected.points())
+        .problems(problems)
+        .metadata("configs", files)
+        .metadata("adapter", plan.adapter())
+        .metadata("points", String.format(Locale.ROOT, "%d succeeded, %d resumed, %d failed, %d skipped",
+            count(outcomes, PointOutcome.Status.SUCCEEDED), count(outcomes, PointOutcome.Status.RESUMED),
+            count(outcomes, PointOutcome.Status.FAILED), count(outcomes, PointOutcome.Status.SKIPPED)))
+        .metadata("aggregates", layout.collectedFile().toString())
+        .build();
+    return report.writeTo(layout.dir());
+  }
+
+  private static long count(List<PointOutcome> outcomes, PointOutcome.Status s) {
+    return outcomes.stream().filter(o -> o.status() == s).count();
+  }
+}

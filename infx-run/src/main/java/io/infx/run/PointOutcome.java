@@ -1,0 +1,31 @@
+package io.infx.run;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * How one planned point ended.
+ *
+ * @param point the planned point
+ * @param status what happened
+ * @param message the failure or skip reason; empty on success
+ * @param took wall time spent on the point (zero when it was not launched)
+ */
+public record PointOutcome(PlannedPoint point, Status status, Optional<String> message, Duration took) {
+
+  /** Final state of a point. */
+  public enum Status { SUCCEEDED, RESUMED, FAILED, SKIPPED }
+
+  public PointOutcome {
+    Objects.requireNonNull(point, "point");
+    Objects.requireNonNull(status, "status");
+    Objects.requireNonNull(message, "message");
+    Objects.requireNonNull(took, "took");
+  }
+
+  /** Whether the point has an aggregate (measured now or by an earlier run). */
+  public boolean hasResult() {
+    return status == Status.SUCCEEDED || status == Status.RESUMED;
+  }
+}

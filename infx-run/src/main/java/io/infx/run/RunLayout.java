@@ -1,0 +1,58 @@
+package io.infx.run;
+
+import io.infx.results.ResultNames;
+import java.nio.file.Path;
+import java.util.Objects;
+
+/**
+ * Where a run writes, all under one directory:
+ * <pre>
+ * DIR/matrix.json                       the expanded matrix (generate's JSON array)
+ * DIR/run.json                          the plan and each point's outcome (rewritten after every point)
+ * DIR/points/&lt;RF&gt;/                      one point's workspace: raw &lt;RF&gt;.json, agg_&lt;RF&gt;.json, sidecars, logs
+ * DIR/bmk/bmk_&lt;RF&gt;/agg_&lt;RF&gt;.json       the per-point artifact the collector reads (InferenceX layout)
+ * DIR/results_bmk/agg_bmk.json          the collected aggregate (artifact results_bmk)
+ * DIR/report.html, DIR/charts/          the report
+ * </pre>
+ * Every file is written atomically, so an interrupted run loses no finished point.
+ *
+ * @param dir the run directory
+ */
+public record RunLayout(Path dir) {
+
+  public static final String MATRIX_FILE = "matrix.json";
+  public static final String RUN_FILE = "run.json";
+
+  public RunLayout {
+    Objects.requireNonNull(dir, "dir");
+  }
+
+  public Path matrixFile() {
+    return dir.resolve(MATRIX_FILE);
+  }
+
+  public Path runFile() {
+    return dir.resolve(RUN_FILE);
+  }
+
+  /** Workspace of one point (the launcher's working directory). */
+  public Path pointDir(String resultFilename) {
+    return dir.resolve("points").resolve(ResultNames.checked(resultFilename));
+  }
+
+  /** Directory of the per-point {@code bmk_*} artifacts. */
+  public Path artifactsDir() {
+    return dir.resolve("bmk");
+  }
+
+  /** The aggregate as the collector finds it: {@code bmk/bmk_<RF>/agg_<RF>.json}. */
+  public Path artifactAggregate(String resultFilename) {
+    return artifactsDir().resolve(ResultNames.aggregateArtifact(resultFilename))
+        .resolve(ResultNames.aggregateFile(resultFilename));
+  }
+
+  /** {@code results_bmk/agg_bmk.json}. */
+  public Path collectedFile() {
+    return dir.resolve(ResultNames.collectedArtifactPath());
+  }
+}

@@ -1,0 +1,98 @@
+package io.infx.run;
+
+import io.infx.client.sim.SimConfig;
+import io.infx.core.InfxStyle;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.immutables.value.Value;
+
+/**
+ * What {@link BenchmarkRun} runs and where it writes. Only {@link #configFiles()} and
+ * {@link #out()} are required; everything else defaults to the reference workflow's settings.
+ */
+@Value.Immutable
+@InfxStyle
+public abstract class RunOptions {
+
+  /** Master config files, merged in order (like {@code generate --config-files}). */
+  public abstract List<Path> configFiles();
+
+  /**
+   * {@code runners.yaml}; default: {@code runners.yaml} next to the first config file, else
+   * {@code configs/runners.yaml} in the working directory (the reference's default).
+   */
+  public abstract Optional<Path> runnerConfig();
+
+  /** Which rows to expand. Default: every row ({@link Selection#all()}). */
+  @Value.Default
+  public Selection selection() {
+    return Selection.all();
+  }
+
+  /** Fleet adapter: {@code local} (default: embedded simulator as server) or {@code slurm}. */
+  @Value.Default
+  public String adapter() {
+    return "local";
+  }
+
+  /** Run directory (created): results, collected aggregate, report. */
+  public abstract Path out();
+
+  /** Skip points whose aggregate already exists in {@link #out()}. */
+  @Value.Default
+  public boolean resume() {
+    return false;
+  }
+
+  /**
+   * Concrete runner every row lands on (e.g. {@code h200-cw_0}); default: the first runner the
+   * runner file lists under the row's label, else {@code <label>_0}.
+   */
+  public abstract Optional<String> runner();
+
+  /** Measured requests per unit of concurrency (InferenceX: {@code --num-prompts $((CONC * 10))}). */
+  @Value.Default
+  public int promptsPerConc() {
+    return 10;
+  }
+
+  /** Warm-up requests per unit of concurrency (InferenceX: {@code --num-warmups $((2 * CONC))}). */
+  @Value.Default
+  public int warmupsPerConc() {
+    return 2;
+  }
+
+  /** The simulated server of the {@code local} adapter. Default: the simulator's defaults. */
+  @Value.Default
+  public SimConfig simulator() {
+    return SimConfig.defaults();
+  }
+
+  /** Longest a single point may take before it is failed (server start to normalized result). */
+  @Value.Default
+  public Duration pointTimeout() {
+    return Duration.ofMinutes(30);
+  }
+
+  /** Report title; default: the first config file's name. */
+  public abstract Optional<String> title();
+
+  @Value.Check
+  protected void check() {
+    if (configFiles().isEmpty()) {
+      throw new IllegalArgumentException("a run needs at least one config file");
+    }
+    if (promptsPerConc() < 1 || warmupsPerConc() < 0) {
+      throw new IllegalArgumentException("promptsPerConc must be >= 1 and warmupsPerConc >= 0");
+    }
+    if (pointTimeout().isNegative() || pointTimeout().isZero()) {
+      throw new IllegalArgumentException("pointTimeout must be > 0");
+    }
+  }
+
+  public static ImmutableRunOptions.Builder builder() {
+    return ImmutableRunOptions.builder();
+  }
+}

@@ -1,0 +1,38 @@
+package io.infx.run;
+
+import io.infx.report.ReportFiles;
+import io.infx.report.ReportPoints;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * What a run produced.
+ *
+ * @param plan the plan that was executed
+ * @param layout where the files are
+ * @param points every point's outcome, in plan order
+ * @param collected the points of {@code results_bmk/agg_bmk.json} (this run's and resumed ones)
+ * @param report the report files, when a report was written
+ */
+public record RunOutcome(RunPlan plan, RunLayout layout, List<PointOutcome> points,
+    ReportPoints collected, Optional<ReportFiles> report) {
+
+  public RunOutcome {
+    Objects.requireNonNull(plan, "plan");
+    Objects.requireNonNull(layout, "layout");
+    points = List.copyOf(points);
+    Objects.requireNonNull(collected, "collected");
+    Objects.requireNonNull(report, "report");
+  }
+
+  public long count(PointOutcome.Status status) {
+    return points.stream().filter(p -> p.status() == status).count();
+  }
+
+  /** 0 when every launched point succeeded and at least one point has a result; 1 otherwise. */
+  public int exitCode() {
+    boolean anyResult = points.stream().anyMatch(PointOutcome::hasResult);
+    return count(PointOutcome.Status.FAILED) == 0 && anyResult ? 0 : 1;
+  }
+}

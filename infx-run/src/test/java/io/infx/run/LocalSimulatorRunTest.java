@@ -1,0 +1,45 @@
+package io.infx.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.infx.core.json.Json;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The default {@code local} adapter for real: embedded simulator, in-process client, normalizer. */
+class LocalSimulatorRunTest {
+
+  @TempDir Path tmp;
+
+  @Test
+  void pointsRunOnTheEmbeddedSimulatorAndNormalize() throws Exception {
+    Path cfg = TestConfigs.write(tmp, "m.yaml", TestConfigs.singleNode("k", "h200", 256, 16, "[1, 4]"));
+    TestConfigs.write(tmp, "runners.yaml", TestConfigs.RUNNERS);
+
+    RunOutcome out = BenchmarkRun.of(RunOptions.builder().addConfigFiles(cfg).out(tmp.resolve("out"))
+        .promptsPerConc(3).build()).run(RunListener.NONE);
+
+    assertThat(out.points()).allSatisfy(o ->
+        assertThat(o.status()).as(o.message().orElse("")).isEqualTo(PointOutcome.Status.SUCCEEDED));
+    JsonNode rows = Json.mapper().readTree(out.layout().collectedFile().toFile());
+    assertThat(rows).hasSize(2);
+    for (JsonNode r : rows) {
+      assertThat(r.get("hw").asText()).isEqualTo("h200");
+      assertThat(r.get("model").asText()).isEqualTo("org/model");
+      assertThat(r.get("tp").asInt()).isEqualTo(8);
+      assertThat(r.get("isl").asInt()).isEqualTo(256);
+      assertThat(r.get("tput_per_gpu").asDouble()).isPositive();
+      assertThat(r.get("median_ttft").asDouble()).isPositive();
+      // the simulator decodes one token per ~2 ms step: interactivity is in the hundreds of tok/s/user
+      assertThat(r.get("median_intvty").asDouble()).isBetween(20.0, 1000.0);
+    }
+    assertThat(rows.get(1).get("conc").asInt()).isEqualTo(4);
+    JsonNode raw = Json.mapper().readTree(out.layout().pointDir(out.plan().points().get(1).resultFilename())
+        .resolve(out.plan().points().get(1).resultFilename() + ".json").toFile());
+    assertThat(raw.get("num_prompts").asInt()).isEqualTo(12);         // 3 per unit of concurrency
+    assertThat(raw.get("max_concurrency").asInt()).isEqualTo(4);
+    assertThat(raw.get("completed").asInt()).isEqualTo(12);
+  }
+}
