@@ -10,6 +10,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Set;
 
 /**
  * Writes files so that readers see either the old content or the complete new content, never a
@@ -53,6 +57,8 @@ public final class AtomicFiles {
     try {
       Files.createDirectories(dir);
       tmp = Files.createTempFile(dir, "." + abs.getFileName() + ".", ".tmp");
+      // createTempFile makes the file private (0600); results are meant to be shared like any file.
+      setReadableLikeOrdinaryFile(tmp, abs);
       try (OutputStream out = Files.newOutputStream(tmp, StandardOpenOption.WRITE)) {
         content.writeTo(out);
       }
@@ -76,6 +82,19 @@ public final class AtomicFiles {
         }
       }
     }
+  }
+
+  private static final Set<PosixFilePermission> ORDINARY = PosixFilePermissions.fromString("rw-r--r--");
+
+  /** Keeps the target's permissions when it exists, else gives the usual rw-r--r--. */
+  private static void setReadableLikeOrdinaryFile(Path tmp, Path target) throws IOException {
+    if (!Files.getFileStore(tmp).supportsFileAttributeView(PosixFileAttributeView.class)) {
+      return;
+    }
+    Set<PosixFilePermission> perms = Files.exists(target)
+        ? Files.getPosixFilePermissions(target)
+        : ORDINARY;
+    Files.setPosixFilePermissions(tmp, perms);
   }
 
   private static String describe(IOException e) {

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,6 +25,21 @@ class AtomicFilesTest {
     try (var files = Files.list(target.getParent())) {
       assertThat(files).containsExactly(target);
     }
+  }
+
+  @Test
+  void newFilesAreWorldReadableAndReplacedFilesKeepTheirPermissions() throws IOException {
+    Path fresh = dir.resolve("fresh.json");
+    AtomicFiles.writeString(fresh, "{}");
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(fresh)))
+        .isEqualTo("rw-r--r--");
+
+    Path kept = dir.resolve("kept.json");
+    Files.writeString(kept, "old");
+    Files.setPosixFilePermissions(kept, PosixFilePermissions.fromString("rw-rw----"));
+    AtomicFiles.writeString(kept, "new");
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(kept)))
+        .isEqualTo("rw-rw----");
   }
 
   @Test
