@@ -72,8 +72,13 @@ final class AggregateExport {
     cfg.put("trace_idle_skipped_s", s.treeIdleSkippedSeconds);
     ObjectNode late = cfg.putObject("schedule_lateness_ms");
     late.put("p50", s.lateness.getValueAtPercentile(50) / 1000.0);
+    late.put("p90", s.lateness.getValueAtPercentile(90) / 1000.0);
+    late.put("p95", s.lateness.getValueAtPercentile(95) / 1000.0);
     late.put("p99", s.lateness.getValueAtPercentile(99) / 1000.0);
+    late.put("p999", s.lateness.getValueAtPercentile(99.9) / 1000.0);
     late.put("max", s.lateness.getMaxValue() / 1000.0);
+    late.put("dispatches", s.lateness.getTotalCount());
+    late.put("prompt_not_ready_at_due", s.bodiesLate);
     return root;
   }
 

@@ -43,12 +43,29 @@ public final class BlockText {
     return mix(mix(seed ^ 0x5DEECE66DL, namespace), id);
   }
 
+  /** Where block text goes: a StringBuilder ({@code sb::append}) or a JSON body. */
+  @FunctionalInterface
+  public interface Sink {
+    void append(String piece);
+  }
+
   /** Appends the first {@code tokens} tokens of the block {@code key} (of {@code blockSize}). */
   public void append(StringBuilder out, long key, int tokens, int blockSize) {
+    append((Sink) out::append, key, tokens, blockSize);
+  }
+
+  /** Appends the first {@code tokens} tokens of the block {@code key} (of {@code blockSize}). */
+  public void append(Sink out, long key, int tokens, int blockSize) {
     if (tokenizer == null) {
-      SplittableRandom r = new SplittableRandom(key);
+      // SplitMix64 inline: a deterministic id stream per key, without allocating a generator
+      long state = key;
       for (int i = 0; i < tokens; i++) {
-        out.append(BuiltinTokenizer.tokenText(r.nextInt(BuiltinTokenizer.VOCAB_SIZE)));
+        state += 0x9E3779B97F4A7C15L;
+        long z = state;
+        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+        z ^= z >>> 31;
+        out.append(BuiltinTokenizer.tokenText((int) ((z >>> 1) % BuiltinTokenizer.VOCAB_SIZE)));
       }
       return;
     }

@@ -1,12 +1,9 @@
 package io.infx.client.agentx.internal;
 
-import com.fasterxml.jackson.core.JsonEncoding;
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import io.infx.core.json.Json;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 
@@ -15,21 +12,37 @@ import java.util.Map;
  * synthesized text, the play's cache-bust marker first in the first user message, exactly
  * {@code in} content tokens, {@code max_tokens} = the recorded output (1 for warmup) and
  * {@code ignore_eos} so the full length is generated.
+ *
+ * <p>The body is written as UTF-8 bytes straight from the synthesizer into a per-thread buffer
+ * and copied out once, so a prompt of 100k tokens costs one allocation of its own size.
  */
 public final class PromptWriter {
 
-  private static final JsonFactory FACTORY = Json.mapper().getFactory();
+  private static final ThreadLocal<JsonBytes> BUFFER = ThreadLocal.withInitial(() -> new JsonBytes(1 << 16));
+  private static final int KEEP_BUFFER_BYTES = 8 << 20;
 
   private final BlockText blocks;
   private final int blockSize;
-  private final String model;
-  private final Map<String, Object> extraBody;
+  private final byte[] head;
+  private final byte[] tail;
 
   public PromptWriter(BlockText blocks, int blockSize, String model, Map<String, Object> extraBody) {
     this.blocks = blocks;
     this.blockSize = blockSize;
-    this.model = model;
-    this.extraBody = Map.copyOf(extraBody);
+    JsonBytes h = new JsonBytes(256);
+    h.raw("{\"model\":").string(model).raw(",\"messages\":[");
+    this.head = h.toByteArray();
+    StringBuilder t = new StringBuilder(",\"stream\":true,\"stream_options\":{\"include_usage\":true},\"ignore_eos\":true");
+    try {
+      for (Map.Entry<String, Object> e : extraBody.entrySet()) {
+        t.append(',').append(Json.mapper().writeValueAsString(e.getKey())).append(':')
+            .append(Json.mapper().writeValueAsString(e.getValue()));
+      }
+    } catch (JsonProcessingException e) {
+      throw new UncheckedIOException(e);
+    }
+    t.append('}');
+    this.tail = t.toString().getBytes(StandardCharsets.UTF_8);
   }
 
   /** What was written: the body and its content tokens. */
@@ -58,52 +71,37 @@ public final class PromptWriter {
     } else if (inputTokens > full) {
       filler = (int) (inputTokens - full);
     }
+    JsonBytes out = BUFFER.get();
+    out.reset();
+    BlockText.Sink sink = out::escaped;
     int written = 0;
-    ByteArrayOutputStream out = new ByteArrayOutputStream(Math.max(256, inputTokens * 6));
     boolean markerDone = marker.isEmpty();
     int seenBlocks = 0;
-    try (JsonGenerator g = FACTORY.createGenerator(out, JsonEncoding.UTF8)) {
-      g.writeStartObject();
-      g.writeStringField("model", model);
-      g.writeArrayFieldStart("messages");
-      StringBuilder sb = new StringBuilder();
-      for (int mi = 0; mi < messages.size(); mi++) {
-        Transcript.Message m = messages.get(mi);
-        sb.setLength(0);
-        if (!markerDone && m.role().equals(Transcript.USER)) {
-          sb.append(marker);
-          markerDone = true;
-        }
-        for (int id : m.blocks()) {
-          seenBlocks++;
-          int tokens = seenBlocks == totalBlocks ? lastBlockTokens : blockSize;
-          blocks.append(sb, blocks.key(namespace, id), tokens, blockSize);
-          written += tokens;
-        }
-        if (mi == messages.size() - 1 && filler > 0) {
-          blocks.append(sb, fillerKey, filler, filler);
-          written += filler;
-        }
-        g.writeStartObject();
-        g.writeStringField("role", m.role());
-        g.writeStringField("content", sb.toString());
-        g.writeEndObject();
+    out.raw(head);
+    for (int mi = 0; mi < messages.size(); mi++) {
+      Transcript.Message m = messages.get(mi);
+      out.raw(mi == 0 ? "{\"role\":" : ",{\"role\":").string(m.role()).raw(",\"content\":\"");
+      if (!markerDone && m.role().equals(Transcript.USER)) {
+        out.escaped(marker);
+        markerDone = true;
       }
-      g.writeEndArray();
-      g.writeNumberField("max_tokens", maxTokens);
-      g.writeBooleanField("stream", true);
-      g.writeObjectFieldStart("stream_options");
-      g.writeBooleanField("include_usage", true);
-      g.writeEndObject();
-      g.writeBooleanField("ignore_eos", true);
-      for (Map.Entry<String, Object> e : extraBody.entrySet()) {
-        g.writeFieldName(e.getKey());
-        Json.mapper().writeValue(g, e.getValue());
+      for (int id : m.blocks()) {
+        seenBlocks++;
+        int tokens = seenBlocks == totalBlocks ? lastBlockTokens : blockSize;
+        blocks.append(sink, blocks.key(namespace, id), tokens, blockSize);
+        written += tokens;
       }
-      g.writeEndObject();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      if (mi == messages.size() - 1 && filler > 0) {
+        blocks.append(sink, fillerKey, filler, filler);
+        written += filler;
+      }
+      out.raw("\"}");
     }
-    return new Body(out.toByteArray(), written);
+    out.raw("],\"max_tokens\":").number(maxTokens).raw(tail);
+    byte[] bytes = out.toByteArray();
+    if (out.capacity() > KEEP_BUFFER_BYTES) {
+      BUFFER.remove(); // do not keep a huge buffer after a huge prompt
+    }
+    return new Body(bytes, written);
   }
 }

@@ -51,13 +51,14 @@ final class RecordSink implements AutoCloseable {
   }
 
   private void drain() {
-    try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(tmp), 1 << 16)) {
+    try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(tmp), 1 << 16);
+        JsonGenerator g = generator(out)) {
       while (true) {
         ReplayRecord r = queue.take();
         if (r == END) {
           break;
         }
-        write(out, r);
+        write(g, r);
       }
     } catch (IOException e) {
       failure = e;
@@ -85,9 +86,15 @@ final class RecordSink implements AutoCloseable {
     }
   }
 
-  static void write(OutputStream out, ReplayRecord r) throws IOException {
+  /** One generator for the whole file: records are root values separated by newlines. */
+  static JsonGenerator generator(OutputStream out) throws IOException {
     JsonGenerator g = Json.mapper().getFactory().createGenerator(out, JsonEncoding.UTF8);
     g.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
+    g.setRootValueSeparator(null);
+    return g;
+  }
+
+  static void write(JsonGenerator g, ReplayRecord r) throws IOException {
     g.writeStartObject();
     g.writeObjectFieldStart("metadata");
     g.writeNumberField("session_num", r.sessionNum());
@@ -112,6 +119,9 @@ final class RecordSink implements AutoCloseable {
       g.writeNullField("cancellation_time_ns");
     }
     g.writeStringField("root_correlation_id", r.rootCorrelationId());
+    if (!r.warmup()) {
+      g.writeNumberField("schedule_lateness_ms", r.latenessMs()); // infx extension
+    }
     g.writeEndObject();
     g.writeObjectFieldStart("metrics");
     if (r.error()) {
@@ -138,8 +148,7 @@ final class RecordSink implements AutoCloseable {
       g.writeNullField("error");
     }
     g.writeEndObject();
-    g.flush();
-    out.write('\n');
+    g.writeRaw('\n');
   }
 
   private static void metric(JsonGenerator g, String name, double value, String unit) throws IOException {

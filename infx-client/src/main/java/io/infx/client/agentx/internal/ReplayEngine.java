@@ -42,6 +42,11 @@ public final class ReplayEngine {
 
   /** Bodies are built at most this long before their due time. */
   static final long PREPARE_LEAD_NANOS = 200_000_000L;
+  /**
+   * Memory for turns prepared while their predecessor is still in flight (their content does not
+   * depend on the server's reply), so even a turn with no recorded gap is sent the moment it is due.
+   */
+  static final long EARLY_BUDGET_BYTES = 64L << 20;
   /** The live error threshold applies once this many profiling requests completed. */
   static final int LIVE_THRESHOLD_MIN_REQUESTS = 10;
   /** Error substrings that mean the prompt no longer fits the model's context. */
@@ -50,6 +55,7 @@ public final class ReplayEngine {
       "context window", "too many tokens"};
 
   enum Phase { WARMUP, PROFILING, DRAIN, DONE }
+
 
   /** The outcome of a run. */
   public record Outcome(ReplayStats stats, Instant start, Instant end, Instant profilingStart,
@@ -69,6 +75,7 @@ public final class ReplayEngine {
   private final ConcurrentLinkedQueue<Runnable> events = new ConcurrentLinkedQueue<>();
   private final TreeSet<Pending> pending = new TreeSet<>();
   private final Set<Play> touched = new HashSet<>();
+  private final List<Pending> dueScratch = new ArrayList<>();
   private final ExecutorService prep;
   private final ServerMetricsScraper scraper;
   private volatile Thread scheduler;
@@ -85,6 +92,7 @@ public final class ReplayEngine {
   private long profilingEnd;
   private long drainDeadline;
   private long warmupDeadline = Long.MAX_VALUE;
+  private long preparedBytes;
   private long liveCompleted;
   private long liveErrors;
   private boolean cancelled;
@@ -145,6 +153,8 @@ public final class ReplayEngine {
     boolean primerSent;
     int warmupIssued;
     boolean frozen;
+    /** The lane's next play, drawn and its first turn prepared before the current one drains. */
+    Play nextPlay;
 
     Lane(int index) {
       this.index = index;
@@ -160,13 +170,14 @@ public final class ReplayEngine {
     final String rootCorrelation;
     int liveSessions;
     int inFlight;
+    Session root;
     final List<Pending> waiting = new ArrayList<>();
 
-    Play(Lane lane, TracePlan plan, int number) {
+    Play(Lane lane, TracePlan plan, int number, int pass) {
       this.lane = lane;
       this.plan = plan;
       this.number = number;
-      this.marker = marker(runId, lane.index, lane.recyclePass, plan.trace().id());
+      this.marker = marker(runId, lane.index, pass, plan.trace().id());
       this.namespace = plan.trace().scope() == WekaTrace.HashIdScope.GLOBAL ? 0 : BlockText.hash(plan.trace().id());
       this.rootCorrelation = UUID.randomUUID().toString();
     }
@@ -189,6 +200,8 @@ public final class ReplayEngine {
     boolean ended;
     boolean done;
     Pending pendingTurn;
+    /** The next turn, prepared while this one is in flight. */
+    Pending early;
 
     Session(Play play, Conversation conv, Session parent, Conversation.Child asChild, int firstTurn,
         long firstReady) {
@@ -218,6 +231,8 @@ public final class ReplayEngine {
     boolean built;
     boolean builtForWarmup;
     boolean sendWhenReady;
+    boolean discarded;
+    boolean wasEarly;
     byte[] body;
     int contentTokens;
 
@@ -305,6 +320,12 @@ public final class ReplayEngine {
         }
         if (allFrozen && warmupDeadline == Long.MAX_VALUE) {
           warmupDeadline = now + options.warmupGrace().toNanos();
+          // prepare every waiting turn for profiling while the last warmup requests drain
+          for (Pending p : pending) {
+            if (!p.building && !(p.built && !p.builtForWarmup)) {
+              build(p, false);
+            }
+          }
         }
         if (allFrozen && (inFlight == 0 || now >= warmupDeadline)) {
           startProfiling(now);
@@ -390,11 +411,12 @@ public final class ReplayEngine {
   // ---------------------------------------------------------------- plays and sessions
 
   private void startInitialPlay(Lane lane, TracePlan plan, long now) {
-    Play play = new Play(lane, plan, plays++);
+    Play play = new Play(lane, plan, plays++, lane.recyclePass);
     lane.play = play;
     Conversation root = plan.root();
     int primer = primerTurn(root);
     Session s = new Session(play, root, null, null, primer, now);
+    play.root = s;
     for (int i = 0; i < primer; i++) {
       s.transcript.advance(root.turn(i), systemTokens(play), plan.trace().blockSize());
     }
@@ -404,17 +426,50 @@ public final class ReplayEngine {
   }
 
   private void startRecycledPlay(Lane lane, long now) {
+    Play play = lane.nextPlay != null ? lane.nextPlay : drawNextPlay(lane);
+    lane.nextPlay = null;
     lane.recyclePass++;
+    lane.play = play;
+    Session root = play.root;
+    root.prevEnd = now;
+    Pending first = root.early;
+    if (first != null) {
+      root.early = null;
+      first.due = now;
+      first.delay = 0;
+      add(first);
+    } else {
+      scheduleNext(root, now);
+    }
+  }
+
+  /** Draws the lane's next trace from the sampler and creates its play (not started). */
+  private Play drawNextPlay(Lane lane) {
     if (cursor >= order.length) {
       cursor = 0;
       epoch++;
       order = shuffled(recyclePool.size());
     }
     TracePlan plan = recyclePool.get(order[cursor++]);
-    Play play = new Play(lane, plan, plays++);
-    lane.play = play;
-    Session s = new Session(play, plan.root(), null, null, 0, now);
-    scheduleNext(s, now);
+    Play play = new Play(lane, plan, plays++, lane.recyclePass + 1);
+    play.root = new Session(play, plan.root(), null, null, 0, 0);
+    return play;
+  }
+
+  /** Draws the lane's next play and prepares its first turn, within the early budget. */
+  private void prepareNextPlay(Lane lane) {
+    if (phase != Phase.PROFILING || lane.nextPlay != null) {
+      return;
+    }
+    Play next = drawNextPlay(lane);
+    lane.nextPlay = next;
+    long estimate = (long) next.plan.root().turn(0).inputTokens() * 4 + 512;
+    if (preparedBytes + estimate <= EARLY_BUDGET_BYTES) {
+      Pending e = new Pending(next.root, 0, false, Long.MAX_VALUE, 0);
+      e.wasEarly = true;
+      next.root.early = e;
+      build(e, false);
+    }
   }
 
   /** The last turn before t*, drawn uniformly in [min, max] of the root's recorded span. */
@@ -451,8 +506,29 @@ public final class ReplayEngine {
     long gap = k == s.firstTurn ? 0 : seconds(s.conv.gapBefore(k));
     long ready = Math.max(s.prevEnd + gap, s.joinReady[k]);
     long delay = Math.max(0, ready - now);
-    Pending p = new Pending(s, k, false, phase == Phase.PROFILING ? now + delay : now, delay);
+    long due = phase == Phase.PROFILING ? now + delay : now;
+    Pending p = s.early;
+    if (p != null && p.turn == k) {
+      s.early = null;
+      p.due = due;
+      p.delay = delay;
+    } else {
+      discardEarly(s);
+      p = new Pending(s, k, false, due, delay);
+    }
     add(p);
+  }
+
+  private void discardEarly(Session s) {
+    Pending e = s.early;
+    if (e != null) {
+      s.early = null;
+      e.discarded = true;
+      if (e.body != null) {
+        preparedBytes -= e.body.length;
+        e.body = null;
+      }
+    }
   }
 
   private void add(Pending p) {
@@ -460,6 +536,9 @@ public final class ReplayEngine {
     p.session.play.waiting.add(p);
     pending.add(p);
     touched.add(p.session.play);
+    if (phase == Phase.WARMUP && warmupDeadline != Long.MAX_VALUE && !p.building && !p.built) {
+      build(p, false); // warmup is draining: this turn is sent in the profiling phase
+    }
   }
 
   private void remove(Pending p) {
@@ -473,6 +552,7 @@ public final class ReplayEngine {
       return;
     }
     s.done = true;
+    discardEarly(s);
     Play play = s.play;
     play.liveSessions--;
     if (s.parent != null && !s.asChild.background()) {
@@ -497,7 +577,8 @@ public final class ReplayEngine {
     if (phase == Phase.DRAIN || phase == Phase.DONE) {
       return;
     }
-    List<Pending> due = new ArrayList<>();
+    List<Pending> due = dueScratch;
+    due.clear();
     for (Pending p : pending) {
       if (phase == Phase.PROFILING && p.due - PREPARE_LEAD_NANOS > now) {
         break;
@@ -516,6 +597,9 @@ public final class ReplayEngine {
         if (p.built && !p.building && p.builtForWarmup == warmup) {
           send(p, now());
         } else {
+          if (!p.sendWhenReady && phase == Phase.PROFILING) {
+            stats.bodiesLate++;
+          }
           p.sendWhenReady = true;
         }
       }
@@ -523,6 +607,10 @@ public final class ReplayEngine {
   }
 
   private void build(Pending p, boolean warmup) {
+    if (p.body != null) {
+      preparedBytes -= p.body.length;
+      p.body = null;
+    }
     p.building = true;
     p.built = false;
     p.builtForWarmup = warmup;
@@ -550,9 +638,13 @@ public final class ReplayEngine {
         return;
       }
       events.add(() -> {
-        p.body = body;
-        p.contentTokens = tokens;
         p.building = false;
+        if (p.discarded) {
+          return;
+        }
+        p.body = body;
+        preparedBytes += body.length;
+        p.contentTokens = tokens;
         p.built = true;
         if (p.sendWhenReady && pending.contains(p) && p.builtForWarmup == (phase == Phase.WARMUP)
             && phase != Phase.DRAIN && phase != Phase.DONE) {
@@ -589,6 +681,11 @@ public final class ReplayEngine {
     int contentTokens = p.contentTokens;
     byte[] body = p.body;
     p.body = null;
+    preparedBytes -= body.length;
+    prepareEarly(s, p.turn + 1);
+    if (s.parent == null && p.turn == s.conv.size() - 1) {
+      prepareNextPlay(lane);
+    }
     // children start at their recorded offset from this turn's start
     for (Conversation.Child c : s.conv.spawnedBy(p.turn)) {
       spawn(s, c, now);
@@ -598,6 +695,21 @@ public final class ReplayEngine {
       events.add(() -> complete(p, s, rec, ex, warmup, requestId, contentTokens, intended, sendWall));
       wake();
     });
+  }
+
+  /** Prepares turn {@code k} of {@code s} now, if it exists and the early budget allows. */
+  private void prepareEarly(Session s, int k) {
+    if (phase != Phase.PROFILING || s.ended || k >= s.conv.size() || s.early != null) {
+      return;
+    }
+    long estimate = (long) s.conv.turn(k).inputTokens() * 4 + 512;
+    if (preparedBytes + estimate > EARLY_BUDGET_BYTES) {
+      return;
+    }
+    Pending e = new Pending(s, k, false, Long.MAX_VALUE, 0);
+    e.wasEarly = true;
+    s.early = e;
+    build(e, false);
   }
 
   private void spawn(Session parent, Conversation.Child c, long now) {

@@ -20,6 +20,8 @@ final class ReplayStats {
   long systemIdleJumps;
   double systemIdleSkippedSeconds;
   long treeIdleJumps;
+  /** Profiling dispatches whose prompt was still being synthesized at the due time. */
+  long bodiesLate;
   double treeIdleSkippedSeconds;
   /** Schedule lateness of profiling dispatches, microseconds. */
   final Histogram lateness = new Histogram(3_600_000_000L, 3);

@@ -128,6 +128,30 @@ class PromptSynthesisTest {
   }
 
   @Test
+  void bodyTextIsEscapedJsonForAnyString() {
+    qt().forAll(org.quicktheories.generators.SourceDSL.strings().allPossible().ofLengthBetween(0, 40))
+        .checkAssert(s -> {
+          JsonBytes b = new JsonBytes(4);
+          b.raw("{\"k\":").string(s).raw("}");
+          try {
+            String back = JSON.readTree(b.toByteArray()).get("k").asText();
+            StringBuilder expected = new StringBuilder(); // lone surrogates become U+FFFD
+            for (int i = 0; i < s.length(); i++) {
+              char c = s.charAt(i);
+              if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+                expected.append(c).append(s.charAt(++i));
+              } else {
+                expected.append(Character.isSurrogate(c) ? '\uFFFD' : c);
+              }
+            }
+            assertThat(back).isEqualTo(expected.toString());
+          } catch (java.io.IOException e) {
+            throw new AssertionError(e);
+          }
+        });
+  }
+
+  @Test
   void compactionCutsTheHistoryAndSystemPrefixBecomesASystemMessage() {
     Transcript tr = new Transcript();
     tr.advance(TraceRequest.of(0, "m", 5 * 64, 64, HashIds.of(0, 1, 2, 3, 4), 1), 128, 64);
