@@ -1,12 +1,9 @@
 package io.infx.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -25,23 +22,14 @@ class AgentxCliTest {
 
   @TempDir Path tmp;
 
-  private StringWriter out;
-  private StringWriter err;
+  private final CliHarness cli = new CliHarness();
 
   private int run(String... args) {
-    out = new StringWriter();
-    err = new StringWriter();
-    return Main.run(args, new PrintWriter(out), new PrintWriter(err));
+    return cli.run(args);
   }
 
   private static Path corpus() {
-    String shared = System.getenv("INFX_SHARED");
-    Path dir = shared != null && !shared.isBlank()
-        ? Path.of(shared, "conformance", "agentx")
-        : Path.of(System.getProperty("infx.repo.root", ".")).toAbsolutePath().normalize()
-            .resolveSibling("shared").resolve("conformance").resolve("agentx");
-    assumeTrue(Files.isDirectory(dir), "AgentX conformance corpus not found at " + dir + " (set INFX_SHARED)");
-    return dir;
+    return CliHarness.agentxCorpus();
   }
 
   private static List<Path> cases(String... kinds) throws Exception {
@@ -64,9 +52,9 @@ class AgentxCliTest {
     for (Path c : cases) {
       long cap = JSON.readTree(c.resolve("args.json").toFile()).get("cap_tokens").asLong();
       assertThat(run("agentx", "trace-filter", "--cap-tokens", String.valueOf(cap), c.resolve("trace.json").toString()))
-          .as(err.toString()).isZero();
+          .as(cli.err()).isZero();
       JsonNode expected = JSON.readTree(c.resolve("expected.json").toFile());
-      assertThat(JSON.readTree(out.toString())).as(c.toString()).isEqualTo(expected);
+      assertThat(JSON.readTree(cli.out())).as(c.toString()).isEqualTo(expected);
     }
   }
 
@@ -75,8 +63,8 @@ class AgentxCliTest {
     Path bad = tmp.resolve("bad.json");
     Files.writeString(bad, "{\"id\": \"x\", \"block_size\": 64,\n \"requests\": [{\"t\": 0, \"type\": \"n\"}]}");
     assertThat(run("agentx", "trace-filter", bad.toString())).isEqualTo(1);
-    assertThat(out.toString()).isEmpty();
-    assertThat(err.toString()).contains(bad + ":2:").contains("[request.model]").doesNotContain("\tat ");
+    assertThat(cli.out()).isEmpty();
+    assertThat(cli.err()).contains(bad + ":2:").contains("[request.model]").doesNotContain("\tat ");
   }
 
   @Test
@@ -89,15 +77,15 @@ class AgentxCliTest {
       int code = run("results", "agentic-validate", dir.toString(), "--failed-request-threshold", threshold);
       assertThat(code).as(c.toString()).isEqualTo(expected.get("exit_code").asInt());
       // the reference prints the path as given; we gave it absolute
-      assertThat(out.toString().lines().toList()).isEqualTo(lines(expected.get("stdout"), dir));
-      assertThat(err.toString().lines().toList()).isEqualTo(lines(expected.get("stderr"), dir));
+      assertThat(cli.out().lines().toList()).isEqualTo(lines(expected.get("stdout"), dir));
+      assertThat(cli.err().lines().toList()).isEqualTo(lines(expected.get("stderr"), dir));
     }
   }
 
   @Test
   void validateThresholdOutOfRangeIsAUsageError() throws Exception {
     assertThat(run("results", "agentic-validate", tmp.toString(), "--failed-request-threshold", "2")).isEqualTo(2);
-    assertThat(err.toString()).contains("between 0 and 1");
+    assertThat(cli.err()).contains("between 0 and 1");
   }
 
   @Test
@@ -111,13 +99,13 @@ class AgentxCliTest {
       if (Files.exists(c.resolve("expected-error.json"))) {
         JsonNode e = JSON.readTree(c.resolve("expected-error.json").toFile());
         assertThat(code).isEqualTo(1);
-        assertThat(err.toString()).contains(e.get("message").asText());
+        assertThat(cli.err()).contains(e.get("message").asText());
       } else {
-        assertThat(code).as(err.toString()).isZero();
+        assertThat(code).as(cli.err()).isZero();
         JsonNode expected = JSON.readTree(c.resolve("expected.json").toFile());
-        JsonNode actual = JSON.readTree(out.toString());
+        JsonNode actual = JSON.readTree(cli.out());
         assertThat(sameJson(expected, actual)).as(c + "\n" + actual).isTrue();
-        assertThat(err.toString()).contains("Requests: ");
+        assertThat(cli.err()).contains("Requests: ");
       }
     }
   }
@@ -127,7 +115,7 @@ class AgentxCliTest {
     Path env = tmp.resolve("env");
     Files.writeString(env, "KV_OFFLOADING=none\n");
     assertThat(run("results", "agentic-aggregate", "--env-file", env.toString())).isEqualTo(1);
-    assertThat(err.toString()).contains("RESULT_FILENAME env var not set");
+    assertThat(cli.err()).contains("RESULT_FILENAME env var not set");
   }
 
   /** Structural equality, numbers within 1e-9 (the conformance README's comparison). */

@@ -6,8 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.infx.client.sim.SimConfig;
 import io.infx.client.sim.SimServer;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -19,13 +17,10 @@ class BenchAgenticCommandTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   @TempDir Path tmp;
-  private StringWriter out;
-  private StringWriter err;
+  private final CliHarness cli = new CliHarness();
 
   private int run(String... args) {
-    out = new StringWriter();
-    err = new StringWriter();
-    return Main.run(args, new PrintWriter(out), new PrintWriter(err));
+    return cli.run(args);
   }
 
   @Test
@@ -36,8 +31,8 @@ class BenchAgenticCommandTest {
           "--users", "3", "--trace", "synthetic:traces=5,turns=6,api=0.02,think=0.02,out=16",
           "--duration", "2", "--warmup-requests-per-lane", "1", "--result-dir", results.toString(),
           "--run-id", "cli-test", "--tokenizer", "builtin");
-      assertThat(code).as(err.toString()).isZero();
-      assertThat(out.toString()).contains("Successful requests:").contains("Submission valid:")
+      assertThat(code).as(cli.err()).isZero();
+      assertThat(cli.out()).contains("Successful requests:").contains("Submission valid:")
           .contains("unsafe_override");
       assertThat(results.resolve("aiperf_artifacts/profile_export.jsonl")).exists();
       assertThat(results.resolve("aiperf_artifacts/server_metrics_export.json")).exists();
@@ -46,8 +41,8 @@ class BenchAgenticCommandTest {
       Files.writeString(env, "MODEL=infx-sim\nFRAMEWORK=vllm\nTP=1\nCONC=3\nKV_OFFLOADING=none\n"
           + "HF_HUB_CACHE=" + tmp.resolve("no-hf") + "\n");
       assertThat(run("results", "agentic-aggregate", "--env-file", env.toString(), "--result-dir",
-          results.toString(), "--out", "-")).as(err.toString()).isZero();
-      JsonNode agg = JSON.readTree(out.toString());
+          results.toString(), "--out", "-")).as(cli.err()).isZero();
+      JsonNode agg = JSON.readTree(cli.out());
       assertThat(agg.get("num_requests_successful").asLong()).isPositive();
       assertThat(agg.at("/request_accounting/records_warmup_dropped").asLong()).isEqualTo(6);
       assertThat(agg.at("/server_metrics/adapter").asText()).isEqualTo("vllm");
@@ -57,17 +52,17 @@ class BenchAgenticCommandTest {
 
       assertThat(run("results", "agentic-validate", results.resolve("aiperf_artifacts").toString(),
           "--failed-request-threshold", "0.10")).isZero();
-      assertThat(out.toString()).startsWith("Validated aiperf request error rate: 0/");
+      assertThat(cli.out()).startsWith("Validated aiperf request error rate: 0/");
     }
   }
 
   @Test
   void badArgumentsAreUsageErrors() {
     assertThat(run("bench", "agentic", "--model", "m", "--users", "0", "--trace", "synthetic")).isEqualTo(2);
-    assertThat(err.toString()).contains("--users must be >= 1");
+    assertThat(cli.err()).contains("--users must be >= 1");
     assertThat(run("bench", "agentic", "--model", "m", "--users", "1", "--trace", "synthetic:bogus=1")).isEqualTo(2);
-    assertThat(err.toString()).contains("unknown key 'bogus'");
+    assertThat(cli.err()).contains("unknown key 'bogus'");
     assertThat(run("bench", "agentic", "--model", "m", "--users", "1", "--trace", "no_such_loader")).isEqualTo(1);
-    assertThat(err.toString()).contains("unknown trace source 'no_such_loader'");
+    assertThat(cli.err()).contains("unknown trace source 'no_such_loader'");
   }
 }

@@ -97,6 +97,7 @@ class AgenticReplayBehaviourTest {
     final HttpTransport inner;
     final Map<String, RequestRecord> byHeaderId = new ConcurrentHashMap<>();
     final Map<String, String> bodies = new ConcurrentHashMap<>();
+    final Map<String, List<Map.Entry<String, String>>> headers = new ConcurrentHashMap<>();
     final Predicate<Integer> fail;
     int profiled;
 
@@ -110,6 +111,7 @@ class AgenticReplayBehaviourTest {
         List<Map.Entry<String, String>> headers, boolean warmup, long intendedNanos) {
       String id = headers.get(0).getValue();
       bodies.put(id, new String(body, java.nio.charset.StandardCharsets.UTF_8));
+      this.headers.put(id, headers);
       if (!warmup && fail.test(profiled++)) {
         long now = System.nanoTime();
         return CompletableFuture.completedFuture(RequestRecord.builder().sendNanos(now).endNanos(now + 1_000_000)
@@ -364,6 +366,32 @@ class AgenticReplayBehaviourTest {
     // recycled plays start from turn 0
     recs.stream().filter(r -> r.play() >= 3).collect(Collectors.groupingBy(Rec::play)).values()
         .forEach(play -> assertThat(play.get(0).turn()).isZero());
+  }
+
+  @Test
+  void correlationAndAffinityHeaders() throws Exception {
+    sim(SimConfig.builder());
+    List<WekaTrace> traces = new SyntheticCorpus(2, 6, 8, 2, 1, 8, 0.01, 0.01, 2, 2).generate();
+    Capturing transport = new Capturing(sim, n -> false);
+    AgenticReplay.run(traces, options(2).duration(Duration.ofSeconds(1)).affinity(AgenticOptions.Affinity.DYNAMO).build(),
+        tmp, "synthetic", transport);
+    List<Rec> recs = records(tmp);
+    int children = 0;
+    for (Rec r : recs) {
+      Map<String, String> h = new HashMap<>();
+      transport.headers.get(r.requestId()).forEach(e -> h.put(e.getKey(), e.getValue()));
+      assertThat(h.get("X-Request-ID")).isEqualTo(r.requestId());
+      assertThat(h.get("X-Correlation-ID")).isEqualTo(r.raw().at("/metadata/x_correlation_id").asText());
+      assertThat(h.get("X-Dynamo-Session-ID")).isEqualTo(h.get("X-Correlation-ID"));
+      if (r.conv().contains("::sa:")) {
+        children++;
+        assertThat(h.get("X-Dynamo-Parent-Session-ID")).isEqualTo(r.raw().at("/metadata/root_correlation_id").asText());
+      } else {
+        assertThat(h).doesNotContainKey("X-Dynamo-Parent-Session-ID");
+        assertThat(h.get("X-Correlation-ID")).isEqualTo(r.raw().at("/metadata/root_correlation_id").asText());
+      }
+    }
+    assertThat(children).isPositive();
   }
 
   @Test

@@ -12,29 +12,20 @@ public record StatBlock(Number mean, double p50, double p75, double p90, double 
 
   /** Stat block of doubles; the input is not modified. */
   public static StatBlock of(double[] values) {
-    double[] sorted = values.clone();
-    Arrays.sort(sorted);
-    return new StatBlock(
-        Stats.mean(values),
-        Stats.percentile(sorted, 50),
-        Stats.percentile(sorted, 75),
-        Stats.percentile(sorted, 90),
-        Stats.percentile(sorted, 95),
-        Stats.pstdev(values));
+    return from(values, Stats.mean(values), Stats.pstdev(values));
   }
 
   /** Stat block of integers (token counts): an integral mean stays an integer. */
   public static StatBlock ofIntegers(long[] values) {
-    double[] asDouble = Arrays.stream(values).asDoubleStream().toArray();
-    double[] sorted = asDouble.clone();
-    Arrays.sort(sorted);
-    return new StatBlock(
-        Stats.meanOfIntegers(values),
-        Stats.percentile(sorted, 50),
-        Stats.percentile(sorted, 75),
-        Stats.percentile(sorted, 90),
-        Stats.percentile(sorted, 95),
+    return from(Arrays.stream(values).asDoubleStream().toArray(), Stats.meanOfIntegers(values),
         Stats.pstdev(values));
+  }
+
+  private static StatBlock from(double[] values, Number mean, double std) {
+    double[] sorted = values.clone();
+    Arrays.sort(sorted);
+    return new StatBlock(mean, Stats.percentile(sorted, 50), Stats.percentile(sorted, 75),
+        Stats.percentile(sorted, 90), Stats.percentile(sorted, 95), std);
   }
 
   /** {@code {mean, p50, p75, p90, p95, std}}. */
