@@ -3,7 +3,7 @@ package io.infx.results;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.infx.core.InfxStyle;
 import io.infx.core.json.Json;
-import io.infx.results.internal.PyJson;
+import io.infx.core.pyjson.PythonJson;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -125,7 +125,7 @@ public abstract class AggregateRow {
 
   /** The aggregate as the reference writes it: Python {@code json.dumps(row, indent=2)}. */
   public String toJsonText() {
-    return PyJson.dumps(toJson(), 2);
+    return PythonJson.dumps(toJson(), 2);
   }
 
   private static void putRole(ObjectNode o, String prefix, Parallelism p) {

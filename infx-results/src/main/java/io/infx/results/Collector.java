@@ -9,7 +9,7 @@ import io.infx.core.InfxException;
 import io.infx.core.Violation;
 import io.infx.core.io.AtomicFiles;
 import io.infx.core.json.Json;
-import io.infx.results.internal.PyJson;
+import io.infx.core.pyjson.PythonJson;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -188,7 +188,7 @@ public final class Collector {
 
   /** Writes a JSON array as the reference does ({@code json.dump(rows, f, indent=2)}), atomically. */
   public static void write(Path target, ArrayNode rows) {
-    AtomicFiles.writeString(target, PyJson.dumps(rows, 2));
+    AtomicFiles.writeString(target, PythonJson.dumps(rows, 2));
   }
 
   /** Writes {@code rejected_rows.json}: {@code [{"source", "errors", "row"}]}, atomically. */
@@ -203,6 +203,6 @@ public final class Collector {
         o.set("row", r.row());
       }
     }
-    AtomicFiles.writeString(target, PyJson.dumps(a, 2));
+    AtomicFiles.writeString(target, PythonJson.dumps(a, 2));
   }
 }

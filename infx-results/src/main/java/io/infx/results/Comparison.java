@@ -3,7 +3,7 @@ package io.infx.results;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.infx.core.json.Json;
-import io.infx.results.internal.PyJson;
+import io.infx.core.pyjson.PythonJson;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -346,7 +346,7 @@ public final class Comparison {
 
   /** JSON text as Python would write it (indent 2). */
   public String toJsonText() {
-    return PyJson.dumps(toJson(), 2);
+    return PythonJson.dumps(toJson(), 2);
   }
 
   private static void put(ObjectNode o, String k, OptionalDouble v) {

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.infx.core.InfxException;
 import io.infx.core.io.AtomicFiles;
 import io.infx.core.json.Json;
-import io.infx.results.internal.PyJson;
+import io.infx.core.pyjson.PythonJson;
 import io.infx.results.internal.PyNumbers;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -112,7 +112,7 @@ public final class MultiNodeBatch {
 
     /** The summary as JSON text (Python {@code json.dumps(…, indent=2)}). */
     public String toJsonText() {
-      return PyJson.dumps(toJson(), 2);
+      return PythonJson.dumps(toJson(), 2);
     }
 
     private static void ints(ArrayNode a, List<Integer> values) {

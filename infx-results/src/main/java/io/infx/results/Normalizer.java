@@ -1,7 +1,7 @@
 package io.infx.results;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.infx.results.internal.PyJson;
+import io.infx.core.pyjson.PythonJson;
 import io.infx.results.internal.PyNumbers;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -118,7 +118,7 @@ public final class Normalizer {
           out.put(name, value / 1000.0);
         } else if (!options.metricGuards()) {
           throw new ResultsException(ResultsErrorKind.INVALID_RAW_VALUE,
-              "raw key '" + key + "' is " + PyJson.floatRepr(value)
+              "raw key '" + key + "' is " + PythonJson.floatRepr(value)
                   + "; a non-finite metric cannot be published as JSON");
         }
       }
@@ -136,7 +136,7 @@ public final class Normalizer {
           double intvty = 1000.0 / value;
           if (!Double.isFinite(intvty)) {
             throw new ResultsException(ResultsErrorKind.INVALID_RAW_VALUE,
-                "raw key '" + key + "' is " + PyJson.floatRepr(value)
+                "raw key '" + key + "' is " + PythonJson.floatRepr(value)
                     + "; interactivity 1000 / TPOT is not finite");
           }
           out.put(name, intvty);
@@ -206,7 +206,7 @@ public final class Normalizer {
   private static void finite(String key, double value) {
     if (!Double.isFinite(value)) {
       throw new ResultsException(ResultsErrorKind.INVALID_RAW_VALUE,
-          key + " is " + PyJson.floatRepr(value) + "; throughputs in the raw result must be finite");
+          key + " is " + PythonJson.floatRepr(value) + "; throughputs in the raw result must be finite");
     }
   }
 

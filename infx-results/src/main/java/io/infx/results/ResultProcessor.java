@@ -5,7 +5,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.infx.core.io.AtomicFiles;
 import io.infx.core.json.Json;
-import io.infx.results.internal.PyJson;
+import io.infx.core.pyjson.PythonJson;
 import io.infx.results.power.PowerSettings;
 import io.infx.results.power.PowerStage;
 import io.infx.results.power.PowerValidation;
@@ -91,7 +91,7 @@ public final class ResultProcessor {
     if (power.isPresent()) {
       Path sidecar = request.workDir()
           .resolve(ResultNames.powerValidationFile(request.resultFilename()));
-      AtomicFiles.writeString(sidecar, PyJson.dumps(power.get().sidecar(), 2));
+      AtomicFiles.writeString(sidecar, PythonJson.dumps(power.get().sidecar(), 2));
       powerOutcome = Optional.of(new ProcessedResult.PowerOutcome(power.get(), sidecar));
     }
     int exit = row.benchmarkOutcome().filter(BenchmarkOutcome::isFailed).isPresent() ? 1 : 0;

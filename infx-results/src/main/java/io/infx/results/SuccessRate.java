@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.infx.core.InfxException;
 import io.infx.core.json.Json;
-import io.infx.results.internal.PyJson;
+import io.infx.core.pyjson.PythonJson;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -54,7 +54,7 @@ public final class SuccessRate {
 
     /** JSON text as written to {@code run_stats.json}. */
     public String toJsonText() {
-      return PyJson.dumps(toJson(), 2);
+      return PythonJson.dumps(toJson(), 2);
     }
 
     /** A Markdown table with the rate in percent, then the missing points. */

@@ -1,6 +1,6 @@
 package io.infx.results;
 
-import io.infx.results.internal.PyJson;
+import io.infx.core.pyjson.PythonJson;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -125,9 +125,9 @@ public final class Summary {
   static String csvCell(Object v) {
     String s;
     if (v instanceof OptionalDouble o) {
-      s = o.isPresent() ? PyJson.floatRepr(o.getAsDouble()) : "";
+      s = o.isPresent() ? PythonJson.floatRepr(o.getAsDouble()) : "";
     } else if (v instanceof Double d) {
-      s = PyJson.floatRepr(d);
+      s = PythonJson.floatRepr(d);
     } else {
       s = v.toString();
     }

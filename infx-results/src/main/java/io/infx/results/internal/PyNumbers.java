@@ -1,6 +1,7 @@
 package io.infx.results.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.infx.core.pyjson.PythonJson;
 import java.math.BigInteger;
 import java.util.Optional;
 import java.util.regex.Pattern;
@@ -156,10 +157,10 @@ public final class PyNumbers {
     if (node.isFloatingPointNumber()) {
       double d = node.doubleValue();
       if (!Double.isFinite(d) || d != Math.rint(d)) {
-        return Conversion.fail("expected an integer, got " + PyJson.floatRepr(d));
+        return Conversion.fail("expected an integer, got " + PythonJson.floatRepr(d));
       }
       if (d < Integer.MIN_VALUE || d > Integer.MAX_VALUE) {
-        return Conversion.fail("value " + PyJson.floatRepr(d) + " is out of range");
+        return Conversion.fail("value " + PythonJson.floatRepr(d) + " is out of range");
       }
       return Conversion.ok((int) d);
     }

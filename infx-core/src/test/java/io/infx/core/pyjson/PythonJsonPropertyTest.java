@@ -1,4 +1,4 @@
-package io.infx.results.internal;
+package io.infx.core.pyjson;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.quicktheories.QuickTheory.qt;
@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.infx.core.json.Json;
 import org.junit.jupiter.api.Test;
 
-class PyJsonPropertyTest {
+class PythonJsonPropertyTest {
 
   @Test
   void floatReprRoundTripsAndStaysAJsonFloat() {
@@ -16,7 +16,7 @@ class PyJsonPropertyTest {
         .forAll(longs().all().map(Double::longBitsToDouble))
         .assuming(Double::isFinite)
         .checkAssert(d -> {
-          String text = PyJson.floatRepr(d);
+          String text = PythonJson.floatRepr(d);
           assertThat(Double.parseDouble(text)).as(text).isEqualTo(d);
           JsonNode parsed = readUnchecked(text);
           assertThat(parsed.isFloatingPointNumber()).as("%s parses as a float", text).isTrue();
