@@ -96,6 +96,7 @@ public final class ResultsProcessCommand implements Callable<Integer> {
       throw e;
     }
     spec.commandLine().getOut().println(result.aggregateText());
+    result.warnings().forEach(w -> spec.commandLine().getErr().println("infx: warning: " + w));
     if (result.exitCode() != 0) {
       spec.commandLine().getErr().println("infx: error: the benchmark outcome failed its gate "
           + "(more than 5% of requests failed); the aggregate was written");

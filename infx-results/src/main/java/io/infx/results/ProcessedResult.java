@@ -15,13 +15,20 @@ import java.util.Optional;
  * @param exitCode 0, or 1 when the raw result's {@code benchmark_outcome} failed its gate (newer
  *     upstream option); a power failure under {@code REQUIRE_POWER} throws
  *     {@link PowerRequiredException} instead
+ * @param warnings things the reference accepts silently but a user should know (empty identity
+ *     values, an empty model id)
  */
 public record ProcessedResult(
     AggregateRow row,
     Path aggregateFile,
     String aggregateText,
     Optional<PowerOutcome> power,
-    int exitCode) {
+    int exitCode,
+    java.util.List<String> warnings) {
+
+  public ProcessedResult {
+    warnings = java.util.List.copyOf(warnings);
+  }
 
   /** The power assessment and where its sidecar was written. */
   public record PowerOutcome(PowerValidation validation, Path sidecarFile) {}

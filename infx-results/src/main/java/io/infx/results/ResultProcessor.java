@@ -95,7 +95,14 @@ public final class ResultProcessor {
       powerOutcome = Optional.of(new ProcessedResult.PowerOutcome(power.get(), sidecar));
     }
     int exit = row.benchmarkOutcome().filter(BenchmarkOutcome::isFailed).isPresent() ? 1 : 0;
-    ProcessedResult result = new ProcessedResult(row, aggregate, text, powerOutcome, exit);
+    java.util.List<String> warnings = new java.util.ArrayList<>();
+    for (String name : request.identity().emptyValues()) {
+      warnings.add(name + " is empty; the aggregate publishes an empty identity value");
+    }
+    if (row.model().isEmpty()) {
+      warnings.add("model_id is empty in the raw result; the aggregate's model is empty");
+    }
+    ProcessedResult result = new ProcessedResult(row, aggregate, text, powerOutcome, exit, warnings);
     if (request.power().requirePower() && power.isPresent() && !power.get().valid()) {
       throw new PowerRequiredException("Power validation failed: "
           + String.join(", ", power.get().reasons())

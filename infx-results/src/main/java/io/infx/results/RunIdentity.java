@@ -74,6 +74,28 @@ public abstract class RunIdentity {
     }
   }
 
+  /**
+   * Identity values that are empty strings, named by their environment variables. The reference
+   * accepts them (an empty value counts as defined) and publishes {@code ""}; infx keeps that but
+   * warns, because such a row cannot be told apart on the dashboard.
+   */
+  public java.util.List<String> emptyValues() {
+    java.util.List<String> out = new java.util.ArrayList<>();
+    java.util.Map<String, String> values = new java.util.LinkedHashMap<>();
+    values.put("RUNNER_TYPE", hw());
+    values.put("FRAMEWORK", framework());
+    values.put("PRECISION", precision());
+    values.put("SPEC_DECODING", specDecoding());
+    values.put("MODEL_PREFIX", modelPrefix());
+    values.put("IMAGE", image());
+    values.forEach((k, v) -> {
+      if (v.isEmpty()) {
+        out.add(k);
+      }
+    });
+    return out;
+  }
+
   public static ImmutableRunIdentity.Builder builder() {
     return ImmutableRunIdentity.builder();
   }

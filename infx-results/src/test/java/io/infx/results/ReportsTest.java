@@ -213,4 +213,27 @@ class ReportsTest {
     assertThat(r.byHardware()).containsExactly(
         org.assertj.core.api.Assertions.entry("gb200", new SuccessRate.Stats(1, 3)));
   }
+
+  /** AgentX aggregates (agentx corpus) pass the collector's identity checks and count as successes. */
+  @Test
+  void agenticAggregatesAreCollectableAndCountedBySuccessRate() throws IOException {
+    Path agentx = SharedCorpus.expectedDir("agentx");
+    Path single = agentx.resolve("02-warmup-error-accounting/expected.json");
+    Path multi = agentx.resolve("05-multinode-disagg-per-gpu/expected.json");
+    org.junit.jupiter.api.Assumptions.assumeTrue(Files.exists(single) && Files.exists(multi),
+        "agentx corpus not found at " + agentx + "; skipping");
+    JsonNode singleRow = Json.mapper().readTree(single.toFile());
+    assertThat(AggregateSchema.isAgentic(singleRow)).isTrue();
+    assertThat(AggregateSchema.validate(singleRow)).isEmpty();
+    assertThat(AggregateSchema.validate(Json.mapper().readTree(multi.toFile()))).isEmpty();
+    JsonNode matrix = Json.mapper().readTree("[{\"image\": \"example/image:1.0\", \"model\": \"org/model-a\","
+        + " \"model-prefix\": \"modela\", \"precision\": \"fp8\", \"framework\": \"vllm\","
+        + " \"runner\": \"h200-x8\", \"tp\": 8, \"ep\": 1, \"pp\": 1, \"dcp-size\": 1,"
+        + " \"pcp-size\": 1, \"dp-attn\": false, \"spec-decoding\": \"none\", \"conc\": 2,"
+        + " \"kv-offloading\": \"none\", \"total-cpu-dram-gb\": 0, \"duration\": 1800,"
+        + " \"exp-name\": \"modela_tp8_conc2\", \"scenario-type\": \"agentic-coding\"}]");
+    SuccessRate.Report r = SuccessRate.count(matrix, List.of(singleRow));
+    assertThat(r.byHardware().get("h200-x8")).isEqualTo(new SuccessRate.Stats(1, 1));
+    assertThat(r.unexpected()).isEmpty();
+  }
 }

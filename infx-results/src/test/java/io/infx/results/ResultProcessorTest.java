@@ -235,4 +235,17 @@ class ResultProcessorTest {
     assertThat(Json.mapper().readTree(r.aggregateText()).has("power_valid")).isFalse();
     assertThat(List.of(r.exitCode())).containsExactly(0);
   }
+
+  @Test
+  void emptyIdentityValuesPassAsInTheReferenceButAreReported() throws IOException {
+    writeRaw(raw(1000.0, 1010.0));
+    Map<String, String> env = env();
+    env.put("IMAGE", "");
+    env.put("FRAMEWORK", "");
+    ProcessedResult r = ResultProcessor.processEnvironment(env, dir);
+    assertThat(Json.mapper().readTree(r.aggregateText()).get("image").textValue()).isEmpty();
+    assertThat(r.warnings()).containsExactly(
+        "FRAMEWORK is empty; the aggregate publishes an empty identity value",
+        "IMAGE is empty; the aggregate publishes an empty identity value");
+  }
 }
