@@ -1,9 +1,13 @@
 package io.infx.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.infx.core.InfxException;
 import io.infx.core.UsageException;
 import io.infx.core.json.Json;
+import io.infx.report.Percentile;
+import io.infx.report.ReportPoint;
+import io.infx.report.ReportPoints;
 import io.infx.results.AggregateRow;
 import io.infx.results.AggregateRows;
 import io.infx.results.AggregateSchema;
@@ -41,7 +45,8 @@ import picocli.CommandLine.Unmatched;
     name = "run",
     mixinStandardHelpOptions = true,
     customSynopsis = "infx run CONFIG.yaml [CONFIG.yaml…] [generate filters…] [--adapter local|slurm] "
-        + "[--out DIR] [--resume] [--dry-run] [--runner-config FILE] [--runner NAME] [--title TEXT]",
+        + "[--out DIR] [--resume] [--dry-run] [--runner-config FILE] [--runner NAME] [--title TEXT] "
+        + "[--duration SECONDS] [--trace SOURCE]",
     description = {
         "Run a benchmark from master configs to report: expand (matrix), launch each point "
             + "(fleet adapter; local = embedded simulator + in-process client), normalize, collect "
@@ -81,6 +86,15 @@ public final class RunCommand implements Callable<Integer> {
   @Option(names = "--title", paramLabel = "TEXT", description = "Report title.")
   String title;
 
+  @Option(names = "--duration", paramLabel = "SECONDS",
+      description = "Replay length of AgentX points (default: the rows' duration, 3600 s in the reference).")
+  Integer duration;
+
+  @Option(names = "--trace", paramLabel = "SOURCE",
+      description = "AgentX trace corpus: file or directory, loader name from the local HF cache, or "
+          + "synthetic[:key=value,…] (default: $WEKA_LOADER_OVERRIDE, else InferenceX's loader).")
+  String trace;
+
   /** Config files first, then generate filters (parsed by generate's own parser). */
   @Unmatched List<String> rest = new ArrayList<>();
 
@@ -112,6 +126,15 @@ public final class RunCommand implements Callable<Integer> {
     }
     if (title != null) {
       b.title(title);
+    }
+    if (duration != null) {
+      if (duration < 1) {
+        throw new UsageException("--duration must be at least 1 second, got " + duration);
+      }
+      b.agenticDuration(java.time.Duration.ofSeconds(duration));
+    }
+    if (trace != null) {
+      b.traceSource(trace);
     }
     BenchmarkRun run = BenchmarkRun.of(b.build());
     PrintWriter stdout = spec.commandLine().getOut();
@@ -193,13 +216,27 @@ public final class RunCommand implements Callable<Integer> {
    */
   static void printSummary(PrintWriter out, RunOutcome outcome) {
     List<AggregateRow> rows = new ArrayList<>();
+    ArrayNode agentic = Json.mapper().createArrayNode();
     for (JsonNode row : readCollected(outcome)) {
-      if (!AggregateSchema.isAgentic(row)) {
+      if (AggregateSchema.isAgentic(row)) {
+        agentic.add(row);
+      } else {
         rows.add(AggregateRows.fromJson(row));
       }
     }
     if (!rows.isEmpty()) {
       out.print(Summary.of(rows).toMarkdown());
+      out.println();
+    }
+    if (!agentic.isEmpty()) {
+      out.println("| AgentX | configuration | conc | tput/GPU (tok/s) | output tput/GPU (tok/s) "
+          + "| p50 TTFT (ms) | p50 TPOT (ms) | interactivity (tok/s/user) |");
+      out.println("|---|---|---:|---:|---:|---:|---:|---:|");
+      for (ReportPoint p : ReportPoints.fromAggregates(agentic).points()) {
+        out.printf(Locale.ROOT, "| %s | %s | %d | %,.1f | %,.1f | %s | %s | %s |%n", p.workload(), p.config(),
+            p.conc(), p.tputPerGpu(), p.outputTputPerGpu(), num(p.ttft().get(Percentile.P50), 1),
+            num(p.tpot().get(Percentile.P50), 2), num(p.interactivity(), 1));
+      }
       out.println();
     }
     out.printf(Locale.ROOT, "%d points: %d succeeded, %d resumed, %d failed, %d skipped%n",
@@ -214,6 +251,10 @@ public final class RunCommand implements Callable<Integer> {
     out.println("results: " + outcome.layout().collectedFile());
     outcome.report().ifPresent(r -> out.println("report:  " + r.html()));
     out.flush();
+  }
+
+  private static String num(java.util.OptionalDouble v, int decimals) {
+    return v.isPresent() ? String.format(Locale.ROOT, "%,." + decimals + "f", v.getAsDouble()) : "—";
   }
 
   private static JsonNode readCollected(RunOutcome outcome) {

@@ -99,6 +99,9 @@ class RunCommandTest {
     assertThat(run("run", cfg.toString(), "--max-conc", "many")).isEqualTo(2);
     assertThat(err.toString()).contains("--max-conc");
 
+    assertThat(run("run", cfg.toString(), "--duration", "0")).isEqualTo(2);
+    assertThat(err.toString()).contains("--duration must be at least 1 second");
+
     assertThat(run("run", cfg.toString(), "--adapter", "k8s")).isEqualTo(2);
     assertThat(err.toString()).contains("unknown adapter 'k8s'");
 

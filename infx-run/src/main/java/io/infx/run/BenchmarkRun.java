@@ -126,13 +126,17 @@ public final class BenchmarkRun {
         ? Generator.testConfig(catalog, runners, t.options())
         : Generator.fullSweep(catalog, runners, ((Selection.FullSweep) options.selection()).options());
     RunLayout layout = layout();
+    RunContext context = options.agenticDuration().isPresent()
+        ? RunContext.builder().from(RunContext.defaults())
+            .durationOverride((int) options.agenticDuration().get().toSeconds()).build()
+        : RunContext.defaults();
     List<PlannedPoint> points = new ArrayList<>();
     Map<String, Integer> seen = new HashMap<>();
     for (MatrixRow row : matrix.rows()) {
       String runner = options.runner().orElseGet(() -> defaultRunner(runners, row.runner()));
       ObjectNode json = Json.mapper().valueToTree(row.fields());
       LaunchEnv env = EnvProjector.standard().project(io.infx.fleet.MatrixRow.of(json),
-          RunnerName.of(runner), RunContext.defaults());
+          RunnerName.of(runner), context);
       int index = points.size() + 1;
       PlannedPoint p = new PlannedPoint(index, row, runner, env, PlannedPoint.Action.RUN, "");
       Integer first = seen.putIfAbsent(p.resultFilename(), index);
@@ -142,7 +146,7 @@ public final class BenchmarkRun {
         Optional<String> unsupported = unsupported(row);
         if (unsupported.isPresent()) {
           p = p.withAction(PlannedPoint.Action.SKIP, unsupported.get());
-        } else if (options.resume() && hasAggregate(layout.artifactAggregate(p.resultFilename()))) {
+        } else if (options.resume() && hasAggregate(layout.artifactAggregate(p.resultFilename(), p.agentic()))) {
           p = p.withAction(PlannedPoint.Action.RESUME, "result from an earlier run");
         }
       }
@@ -159,9 +163,6 @@ public final class BenchmarkRun {
     RowKind kind = row.kind();
     if (kind == RowKind.MULTI_NODE || kind == RowKind.MULTI_NODE_AGENTIC) {
       return Optional.of("multi-node row: adapter '" + options.adapter() + "' runs single-node points");
-    }
-    if (kind == RowKind.SINGLE_NODE_AGENTIC) {
-      return Optional.of("AgentX row: agentic replay is not part of infx run yet (use infx bench agentic)");
     }
     return Optional.empty();
   }
@@ -252,6 +253,7 @@ public final class BenchmarkRun {
       // A new attempt starts clean: no stale raw or aggregate of an earlier attempt may survive.
       Files.deleteIfExists(work.resolve(p.resultFilename() + ".json"));
       Files.deleteIfExists(work.resolve("agg_" + p.resultFilename() + ".json"));
+      deleteTree(work.resolve("results"));                   // AgentX exports of an earlier attempt
     } catch (IOException e) {
       throw new InfxException("file", "cannot prepare " + work + ": " + e.getMessage(), e);
     }
@@ -281,12 +283,24 @@ public final class BenchmarkRun {
       return new PointOutcome(p, PointOutcome.Status.FAILED, result.failure(), took);
     }
     try {
-      AtomicFiles.write(layout.artifactAggregate(p.resultFilename()), Files.readAllBytes(result.aggregate().get()));
+      AtomicFiles.write(layout.artifactAggregate(p.resultFilename(), p.agentic()),
+          Files.readAllBytes(result.aggregate().get()));
     } catch (IOException e) {
       return new PointOutcome(p, PointOutcome.Status.FAILED,
           Optional.of("cannot read the aggregate " + result.aggregate().get() + ": " + e.getMessage()), took);
     }
     return new PointOutcome(p, PointOutcome.Status.SUCCEEDED, Optional.empty(), took);
+  }
+
+  private static void deleteTree(Path dir) throws IOException {
+    if (!Files.isDirectory(dir)) {
+      return;
+    }
+    try (var walk = Files.walk(dir)) {
+      for (Path f : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.delete(f);
+      }
+    }
   }
 
   private static void writeRunFile(RunLayout layout, RunPlan plan, List<PointOutcome> outcomes) {

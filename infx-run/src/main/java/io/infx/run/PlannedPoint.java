@@ -47,6 +47,12 @@ public record PlannedPoint(int index, MatrixRow row, String runner, LaunchEnv en
     return row.conc();
   }
 
+  /** Whether the point replays AgentX traces (an {@code agentic-coding} row). */
+  public boolean agentic() {
+    return row.kind() == io.infx.matrix.RowKind.SINGLE_NODE_AGENTIC
+        || row.kind() == io.infx.matrix.RowKind.MULTI_NODE_AGENTIC;
+  }
+
   public PlannedPoint withAction(Action action, String note) {
     return new PlannedPoint(index, row, runner, env, action, note);
   }

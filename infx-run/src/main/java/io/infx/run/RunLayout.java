@@ -10,7 +10,8 @@ import java.util.Objects;
  * DIR/matrix.json                       the expanded matrix (generate's JSON array)
  * DIR/run.json                          the plan and each point's outcome (rewritten after every point)
  * DIR/points/&lt;RF&gt;/                      one point's workspace: raw &lt;RF&gt;.json, agg_&lt;RF&gt;.json, sidecars, logs
- * DIR/bmk/bmk_&lt;RF&gt;/agg_&lt;RF&gt;.json       the per-point artifact the collector reads (InferenceX layout)
+ * DIR/bmk/bmk_&lt;RF&gt;/agg_&lt;RF&gt;.json       the per-point artifact the collector reads (InferenceX layout;
+ *                                       AgentX points: bmk/bmk_agentic_&lt;RF&gt;/&lt;RF&gt;.json)
  * DIR/results_bmk/agg_bmk.json          the collected aggregate (artifact results_bmk)
  * DIR/report.html, DIR/charts/          the report
  * </pre>
@@ -49,6 +50,18 @@ public record RunLayout(Path dir) {
   public Path artifactAggregate(String resultFilename) {
     return artifactsDir().resolve(ResultNames.aggregateArtifact(resultFilename))
         .resolve(ResultNames.aggregateFile(resultFilename));
+  }
+
+  /**
+   * The aggregate of a point as the collector finds it: {@code bmk/bmk_<RF>/agg_<RF>.json}, or for
+   * an AgentX point {@code bmk/bmk_agentic_<RF>/<RF>.json} (the reference's artifact names).
+   */
+  public Path artifactAggregate(String resultFilename, boolean agentic) {
+    if (!agentic) {
+      return artifactAggregate(resultFilename);
+    }
+    return artifactsDir().resolve("bmk_agentic_" + ResultNames.checked(resultFilename))
+        .resolve(resultFilename + ".json");
   }
 
   /** {@code results_bmk/agg_bmk.json}. */

@@ -70,6 +70,20 @@ public abstract class RunOptions {
     return SimConfig.defaults();
   }
 
+  /**
+   * Replay length of AgentX points, overriding the rows' {@code duration} (the reference default
+   * is 3600 s; below 900 s a replay is stamped {@code submission_valid=false}). Also sets
+   * {@code DURATION} in the points' environment.
+   */
+  public abstract Optional<Duration> agenticDuration();
+
+  /**
+   * Trace corpus of AgentX points, as {@code infx bench agentic --trace} takes it (a file or
+   * directory, a loader name from the local Hugging Face cache, or {@code synthetic[:…]}). Default:
+   * {@code WEKA_LOADER_OVERRIDE}, else InferenceX's default loader.
+   */
+  public abstract Optional<String> traceSource();
+
   /** Longest a single point may take before it is failed (server start to normalized result). */
   @Value.Default
   public Duration pointTimeout() {
@@ -86,6 +100,10 @@ public abstract class RunOptions {
     }
     if (promptsPerConc() < 1 || warmupsPerConc() < 0) {
       throw new IllegalArgumentException("promptsPerConc must be >= 1 and warmupsPerConc >= 0");
+    }
+    if (agenticDuration().isPresent()
+        && (agenticDuration().get().isNegative() || agenticDuration().get().toSeconds() < 1)) {
+      throw new IllegalArgumentException("agenticDuration must be at least 1 s");
     }
     if (pointTimeout().isNegative() || pointTimeout().isZero()) {
       throw new IllegalArgumentException("pointTimeout must be > 0");

@@ -80,7 +80,7 @@ class BenchmarkRunPlanTest {
 
     for (PlannedPoint p : plan.points()) {
       RowKind kind = p.row().kind();
-      if (kind == RowKind.SINGLE_NODE && !p.row().evalOnly()) {
+      if ((kind == RowKind.SINGLE_NODE || kind == RowKind.SINGLE_NODE_AGENTIC) && !p.row().evalOnly()) {
         assertThat(p.action()).as(p.resultFilename()).isEqualTo(PlannedPoint.Action.RUN);
       } else {
         assertThat(p.action()).as(p.resultFilename()).isEqualTo(PlannedPoint.Action.SKIP);
@@ -89,7 +89,8 @@ class BenchmarkRunPlanTest {
     }
     assertThat(plan.points()).anyMatch(p -> p.row().kind() == RowKind.MULTI_NODE
         && p.note().startsWith("multi-node row"));
-    assertThat(plan.points()).anyMatch(p -> p.action() == PlannedPoint.Action.RUN);
+    assertThat(plan.points()).anyMatch(p -> p.action() == PlannedPoint.Action.RUN && p.agentic());
+    assertThat(plan.points()).anyMatch(p -> p.action() == PlannedPoint.Action.RUN && !p.agentic());
   }
 
   @Test

@@ -42,4 +42,31 @@ class LocalSimulatorRunTest {
     assertThat(raw.get("max_concurrency").asInt()).isEqualTo(4);
     assertThat(raw.get("completed").asInt()).isEqualTo(12);
   }
+
+  @Test
+  void agentxPointsReplayTracesAndAggregateLikeTheReference() throws Exception {
+    Path examples = TestConfigs.examples();
+    RunOutcome out = BenchmarkRun.of(RunOptions.builder()
+        .addConfigFiles(examples.resolve("example-master.yaml"))
+        .selection(Selection.parse(java.util.List.of("--scenario-type", "agentic-coding", "--max-conc", "4")))
+        .agenticDuration(java.time.Duration.ofSeconds(4))
+        .traceSource("synthetic:traces=4,turns=4")
+        .out(tmp.resolve("out")).build()).run(RunListener.NONE);
+
+    assertThat(out.points()).hasSize(1);
+    PointOutcome o = out.points().get(0);
+    assertThat(o.status()).as(o.message().orElse("")).isEqualTo(PointOutcome.Status.SUCCEEDED);
+    String rf = o.point().resultFilename();
+    assertThat(o.point().env().get("DURATION")).hasValue("4");
+    Path work = out.layout().pointDir(rf);
+    assertThat(work.resolve("results/aiperf_artifacts/profile_export.jsonl")).exists();
+    // the reference's artifact: bmk_agentic_<RF>/<RF>.json, collected with the fixed rows
+    assertThat(out.layout().artifactAggregate(rf, true)).exists();
+    JsonNode rows = Json.mapper().readTree(out.layout().collectedFile().toFile());
+    assertThat(rows).hasSize(1);
+    assertThat(rows.get(0).get("scenario_type").asText()).isEqualTo("agentic-coding");
+    assertThat(rows.get(0).get("conc").asInt()).isEqualTo(4);
+    assertThat(out.collected().points()).hasSize(1);
+    assertThat(out.collected().points().get(0).workload()).endsWith("AgentX");
+  }
 }
