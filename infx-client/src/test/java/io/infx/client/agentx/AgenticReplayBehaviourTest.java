@@ -258,7 +258,7 @@ class AgenticReplayBehaviourTest {
         .atZone(java.time.ZoneId.systemDefault()).toInstant().toEpochMilli() / 1e3;
     for (Rec rec : recs) {
       if (!rec.warmup()) {
-        assertThat(rec.start()).as("no request starts after the window").isLessThan(windowStart + 1.0 + 0.06);
+        assertThat(rec.start()).as("no request starts after the window").isLessThan(windowStart + 1.0 + LATE);
       }
     }
     assertThat(recs.stream().filter(Rec::cancelled).count()).as("in-flight requests cancelled after grace").isPositive();
@@ -310,6 +310,22 @@ class AgenticReplayBehaviourTest {
       }
     }
     assertThat(continued).isPositive();
+  }
+
+  @Test
+  void theLiveErrorThresholdCancelsTheRun() throws Exception {
+    sim(SimConfig.builder());
+    List<WekaTrace> traces = new SyntheticCorpus(3, 10, 4, 2, 1, 8, 0.01, 0.01, 0, 1).generate();
+    // every profiling request fails: 100 % > 10 % once 10 requests completed
+    Capturing transport = new Capturing(sim, n -> true);
+    long t0 = System.nanoTime();
+    AgenticResult r = AgenticReplay.run(traces, options(2).duration(Duration.ofSeconds(30)).build(),
+        tmp, "synthetic", transport);
+    assertThat((System.nanoTime() - t0) / 1e9).as("cancelled long before the 30 s window").isLessThan(20);
+    assertThat(r.cancelled()).isTrue();
+    assertThat(r.invalidReasons()).contains("run_cancelled");
+    assertThat(r.failedRequests()).isBetween(10L, 20L);
+    assertThat(r.aggregate().at("/metadata/cancel_reason").asText()).contains("exceeded the failed-request threshold");
   }
 
   @Test
