@@ -411,6 +411,29 @@ class AgenticReplayBehaviourTest {
   }
 
   @Test
+  void sameSeedAndRunIdGiveTheSameStartPointsAndPromptBytes() throws Exception {
+    sim(SimConfig.builder());
+    List<WekaTrace> traces = new SyntheticCorpus(4, 8, 11, 2, 1, 8, 0.01, 0.01, 0, 1).generate();
+    List<java.util.Set<String>> primers = new ArrayList<>();
+    for (long seed : new long[] {7, 7, 8}) {
+      Capturing transport = new Capturing(sim, n -> false);
+      Path dir = tmp.resolve("seed" + seed + "-" + primers.size());
+      AgenticReplay.run(traces, options(3).seed(seed).duration(Duration.ofMillis(300)).build(), dir,
+          "synthetic", transport);
+      // the primers: each lane's first request, with its start point and its full history
+      java.util.Set<String> first = new java.util.HashSet<>();
+      for (Rec r : records(dir)) {
+        if (r.warmup()) {
+          first.add(r.conv() + "#" + r.turn() + "#" + transport.bodies.get(r.requestId()).hashCode());
+        }
+      }
+      primers.add(first);
+    }
+    assertThat(primers.get(0)).hasSize(3).isEqualTo(primers.get(1));
+    assertThat(primers.get(2)).isNotEqualTo(primers.get(0));
+  }
+
+  @Test
   void longRecordedIdleIsCappedPerTreeAndSystemWide() throws Exception {
     sim(SimConfig.builder());
     // 60 s of recorded idle between turn 1 and turn 2
