@@ -60,7 +60,8 @@ public final class BenchAgenticCommand implements Callable<Integer> {
   @Option(names = "--trace", paramLabel = "SOURCE",
       description = "Trace corpus: a .json/.jsonl file or directory, an InferenceX loader name, a Hugging "
           + "Face dataset id (from the local cache), or synthetic[:traces=N,turns=N,...] "
-          + "(default: $WEKA_LOADER_OVERRIDE, else " + TraceSources.DEFAULT_LOADER + ").")
+          + "(default: $WEKA_LOADER_OVERRIDE, else InferenceX's default for $MODEL_PREFIX: the uncapped "
+          + "062126 corpus for dsv4/glm5.2/minimaxm3/kimik3 models, else " + TraceSources.DEFAULT_LOADER + ").")
   String trace;
 
   @Option(names = "--duration", paramLabel = "SECONDS",
@@ -138,7 +139,7 @@ public final class BenchAgenticCommand implements Callable<Integer> {
     }
     String source = trace != null ? trace
         : Optional.ofNullable(System.getenv("WEKA_LOADER_OVERRIDE")).filter(s -> !s.isBlank())
-            .orElse(TraceSources.DEFAULT_LOADER);
+            .orElseGet(() -> TraceSources.defaultLoader(System.getenv("MODEL_PREFIX")));
     TraceSources.Corpus corpus = TraceSources.load(source, System.getenv());
     err.println("infx: agentic: " + corpus.description());
 

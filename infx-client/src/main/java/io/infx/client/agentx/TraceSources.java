@@ -47,6 +47,20 @@ public final class TraceSources {
     LOADERS = java.util.Collections.unmodifiableMap(m);
   }
 
+  /** Model families that replay the uncapped corpus (their context holds the long sessions). */
+  private static final List<String> UNCAPPED_PREFIXES = List.of("dsv4", "glm5.2", "minimaxm3", "kimik3");
+
+  /**
+   * InferenceX's default corpus for a model prefix (e.g. {@code dsv4}, {@code gptoss}): the
+   * uncapped {@code semianalysis_cc_traces_weka_062126} for the long-context families
+   * {@code dsv4*}, {@code glm5.2*}, {@code minimaxm3*}, {@code kimik3*}, else the 256k-capped one.
+   */
+  public static String defaultLoader(String modelPrefix) {
+    String p = modelPrefix == null ? "" : modelPrefix.toLowerCase(java.util.Locale.ROOT);
+    return UNCAPPED_PREFIXES.stream().anyMatch(p::startsWith)
+        ? "semianalysis_cc_traces_weka_062126" : DEFAULT_LOADER;
+  }
+
   /** A loaded corpus and how it was named. */
   public record Corpus(List<WekaTrace> traces, String source, String description) {}
 
