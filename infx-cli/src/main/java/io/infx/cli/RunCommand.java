@@ -92,7 +92,7 @@ public final class RunCommand implements Callable<Integer> {
 
   @Option(names = "--trace", paramLabel = "SOURCE",
       description = "AgentX trace corpus: file or directory, loader name from the local HF cache, or "
-          + "synthetic[:key=value,…] (default: $WEKA_LOADER_OVERRIDE, else InferenceX's loader).")
+          + "synthetic[:key=value,…] (default: $WEKA_LOADER_OVERRIDE, else InferenceX's loader for the model family).")
   String trace;
 
   /** Config files first, then generate filters (parsed by generate's own parser). */

@@ -80,7 +80,8 @@ public abstract class RunOptions {
   /**
    * Trace corpus of AgentX points, as {@code infx bench agentic --trace} takes it (a file or
    * directory, a loader name from the local Hugging Face cache, or {@code synthetic[:…]}). Default:
-   * {@code WEKA_LOADER_OVERRIDE}, else InferenceX's default loader.
+   * {@code WEKA_LOADER_OVERRIDE}, else InferenceX's default loader for the row's model family
+   * ({@code TraceSources.defaultLoader(modelPrefix)}).
    */
   public abstract Optional<String> traceSource();
 

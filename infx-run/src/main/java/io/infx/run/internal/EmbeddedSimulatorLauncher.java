@@ -89,7 +89,7 @@ public final class EmbeddedSimulatorLauncher implements PointLauncher {
   private PointResult agentic(PlannedPoint point, Path workDir, PrintWriter log) {
     var env = point.env();
     String source = options.traceSource().orElse(Optional.ofNullable(System.getenv("WEKA_LOADER_OVERRIDE"))
-        .filter(s -> !s.isBlank()).orElse(TraceSources.DEFAULT_LOADER));
+        .filter(s -> !s.isBlank()).orElse(TraceSources.defaultLoader(point.row().modelPrefix())));
     TraceSources.Corpus corpus = TraceSources.load(source, System.getenv());
     log.println("traces: " + corpus.description());
     SimConfig simConfig = SimConfig.builder().from(options.simulator()).blockSize(64).build();
