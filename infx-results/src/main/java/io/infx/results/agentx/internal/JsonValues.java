@@ -91,7 +91,7 @@ public final class JsonValues {
       case BOOLEAN:
         return n.booleanValue() ? "True" : "False";
       case NUMBER:
-        return n.isIntegralNumber() ? n.bigIntegerValue().toString() : PyNumbers.repr(n.doubleValue());
+        return n.isIntegralNumber() ? n.bigIntegerValue().toString() : io.infx.core.pyjson.PythonJson.floatRepr(n.doubleValue());
       case ARRAY: {
         StringBuilder sb = new StringBuilder("[");
         for (int i = 0; i < n.size(); i++) {

@@ -71,30 +71,6 @@ public final class PyNumbers {
     return new BigDecimal(pct).setScale(3, RoundingMode.HALF_EVEN).toPlainString() + "%";
   }
 
-  /**
-   * Python's {@code repr(float)}: shortest round-trip digits, positional for decimal exponents in
-   * [-4, 16), scientific ({@code 1e+16}) otherwise.
-   */
-  public static String repr(double x) {
-    if (Double.isNaN(x)) {
-      return "nan";
-    }
-    if (Double.isInfinite(x)) {
-      return x > 0 ? "inf" : "-inf";
-    }
-    if (x == 0.0) {
-      return (1 / x < 0) ? "-0.0" : "0.0";
-    }
-    BigDecimal bd = new BigDecimal(Double.toString(x)).stripTrailingZeros();
-    int exp = bd.precision() - bd.scale() - 1;
-    if (exp >= -4 && exp < 16) {
-      String plain = bd.toPlainString();
-      return plain.contains(".") ? plain : plain + ".0";
-    }
-    String digits = stripZeros(bd.movePointLeft(exp).toPlainString());
-    return digits + "e" + (exp < 0 ? "-" : "+") + (Math.abs(exp) < 10 ? "0" : "") + Math.abs(exp);
-  }
-
   private static String stripZeros(String plain) {
     if (!plain.contains(".")) {
       return plain;

@@ -50,14 +50,6 @@ class PyNumbersTest {
   }
 
   @Test
-  void reprLikePython() {
-    assertThat(PyNumbers.repr(500.0)).isEqualTo("500.0");
-    assertThat(PyNumbers.repr(0.1)).isEqualTo("0.1");
-    assertThat(PyNumbers.repr(1e16)).isEqualTo("1e+16");
-    assertThat(PyNumbers.repr(1.5e-5)).isEqualTo("1.5e-05");
-  }
-
-  @Test
   void formatGRoundTripsToSixSignificantDigits() {
     qt().forAll(doubles().between(-1e12, 1e12)).checkAssert(x -> {
       double back = Double.parseDouble(PyNumbers.formatG(x));
