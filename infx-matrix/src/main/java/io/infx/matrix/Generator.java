@@ -125,7 +125,7 @@ public final class Generator {
   private static Matrix freeze(List<Row> rows) {
     List<MatrixRow> out = new ArrayList<>(rows.size());
     for (Row r : rows) {
-      out.add(MatrixRow.of(r));
+      out.add(MatrixRow.wrap(r));
     }
     return Matrix.of(out);
   }

@@ -3,7 +3,6 @@ package io.infx.matrix;
 import io.infx.matrix.internal.PyJson;
 import io.infx.matrix.internal.Row;
 import io.infx.matrix.internal.RowSchema;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -34,9 +33,14 @@ public final class MatrixRow {
 
   /** A row from generator-form fields (deep-copied and frozen); its kind follows from its keys. */
   public static MatrixRow of(Map<String, ?> fields) {
-    @SuppressWarnings("unchecked")
-    Map<String, Object> frozen = (Map<String, Object>) freeze(fields);
-    return new MatrixRow(frozen, kindOf(frozen));
+    Row row = new Row(fields).deepCopy().freeze();
+    return new MatrixRow(row, kindOf(row));
+  }
+
+  /** Wraps a finished internal row (frozen in place, not copied). */
+  static MatrixRow wrap(Row row) {
+    row.freeze();
+    return new MatrixRow(row, kindOf(row));
   }
 
   /** The kind a generator-form row belongs to (by {@code prefill} and {@code scenario-type}). */
@@ -48,52 +52,16 @@ public final class MatrixRow {
     return agentic ? RowKind.SINGLE_NODE_AGENTIC : RowKind.SINGLE_NODE;
   }
 
-  private static Object freeze(Object v) {
-    if (v instanceof Map<?, ?> m) {
-      Map<String, Object> out = new LinkedHashMap<>(Math.max(4, m.size() * 2));
-      for (Map.Entry<?, ?> e : m.entrySet()) {
-        out.put((String) e.getKey(), freeze(e.getValue()));
-      }
-      return Collections.unmodifiableMap(out);
-    }
-    if (v instanceof List<?> l) {
-      List<Object> out = new ArrayList<>(l.size());
-      for (Object o : l) {
-        out.add(freeze(o));
-      }
-      return Collections.unmodifiableList(out);
-    }
-    return v;
-  }
-
   /** A mutable deep copy for the internal pipeline. */
   Row toRow() {
-    return (Row) thaw(fields);
-  }
-
-  private static Object thaw(Object v) {
-    if (v instanceof Map<?, ?> m) {
-      Row out = new Row();
-      for (Map.Entry<?, ?> e : m.entrySet()) {
-        out.put((String) e.getKey(), thaw(e.getValue()));
-      }
-      return out;
-    }
-    if (v instanceof List<?> l) {
-      List<Object> out = new ArrayList<>(l.size());
-      for (Object o : l) {
-        out.add(thaw(o));
-      }
-      return Collections.unmodifiableList(out);
-    }
-    return v;
+    return ((Row) fields).deepCopy();
   }
 
   public RowKind kind() {
     return kind;
   }
 
-  /** The row in generator form, keys in the reference's order (unmodifiable). */
+  /** The row in generator form, keys in the reference's order (unmodifiable, nested maps too). */
   public Map<String, Object> fields() {
     return fields;
   }

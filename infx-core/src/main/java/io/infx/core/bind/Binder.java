@@ -52,16 +52,18 @@ public final class Binder {
         new RuleIds("schema.unknown-key", "schema.required", "schema.type", "schema.value");
   }
 
-  private static final Binder STRICT = new Binder(RuleIds.DEFAULT, true);
+  private static final Binder STRICT = new Binder(RuleIds.DEFAULT, true, false);
   private static final Object FAILED = new Object();
   private static final Map<Class<?>, EnumModel> ENUMS = new ConcurrentHashMap<>();
 
   private final RuleIds rules;
   private final boolean constraints;
+  private final boolean hibernateOnly;
 
-  private Binder(RuleIds rules, boolean constraints) {
+  private Binder(RuleIds rules, boolean constraints, boolean hibernateOnly) {
     this.rules = rules;
     this.constraints = constraints;
+    this.hibernateOnly = hibernateOnly;
   }
 
   /** The strict binder with the default rule ids and Bean Validation on. */
@@ -71,12 +73,21 @@ public final class Binder {
 
   /** This binder reporting {@code ids} instead of the default rule ids. */
   public Binder withRuleIds(RuleIds ids) {
-    return new Binder(ids, constraints);
+    return new Binder(ids, constraints, hibernateOnly);
   }
 
   /** This binder without Bean Validation (types and keys only). */
   public Binder withoutConstraints() {
-    return new Binder(rules, false);
+    return new Binder(rules, false, hibernateOnly);
+  }
+
+  /**
+   * This binder evaluating every constraint with Hibernate Validator (by default the common
+   * built-in constraints and {@link SelfChecked} rules are evaluated directly, with identical
+   * results; see {@link Constraints}).
+   */
+  public Binder withHibernateValidatorOnly() {
+    return new Binder(rules, constraints, true);
   }
 
   /** Binds {@code node} to {@code type}. */
@@ -232,7 +243,6 @@ public final class Binder {
   }
 
   private Object object(MapNode map, TypeModel model, List<Violation> out) {
-    int before = out.size();
     Map<TypeModel.Attr, Object> values = new LinkedHashMap<>();
     List<String> keys = new ArrayList<>(map.size());
     boolean failed = false;
@@ -285,9 +295,11 @@ public final class Binder {
       throw new IllegalStateException("cannot construct " + model.type.getName(), e);
     }
     if (constraints) {
-      out.addAll(Constraints.check(built, map.pointer(), Optional.of(map)));
+      // A value that breaks constraints is still a well-formed value: keep it, so the enclosing
+      // value's own constraints are checked too and one pass reports everything.
+      out.addAll(Constraints.check(built, map.pointer(), Optional.of(map), hibernateOnly));
     }
-    return out.size() > before ? FAILED : built;
+    return built;
   }
 
   private Object build(TypeModel model, Map<TypeModel.Attr, Object> values, List<String> keys, MapNode map)

@@ -31,8 +31,16 @@ import org.hibernate.validator.spi.properties.GetterPropertySelectionStrategy;
  * pointer — and, for parsed input, the {@code file:line:column} — of the value it concerns.
  *
  * <p>Messages are interpolated without the expression language (fast start-up); the rule id of a
- * violation is the constraint's {@code rule()} attribute when it has one, else the accessor's
- * {@link Rule}, else {@code schema.constraint}.
+ * violation is its {@link SelfChecking} rule id, else the constraint's {@code rule()} attribute when
+ * it has one, else the accessor's {@link Rule}, else {@code schema.constraint}.
+ *
+ * <p>Start-up: building Hibernate Validator's metadata and running it over thousands of small
+ * objects costs several hundred milliseconds of a cold command-line JVM. Types whose constraints
+ * are all common built-ins with literal messages ({@code @Positive}, {@code @Min}, {@code @Size},
+ * {@code @Pattern}, {@code @DecimalMax}, ... and {@link SelfChecked}) are therefore checked
+ * directly with the same semantics and results; every other type, and everything when asked
+ * ({@link Binder#withHibernateValidatorOnly()}, {@code -Dinfx.validation=hibernate}), goes
+ * through Hibernate Validator. Tests pin that both paths report identical violations.
  */
 public final class Constraints {
 
@@ -74,6 +82,36 @@ public final class Constraints {
    * @param node the node it was read from, when it was read (gives locations)
    */
   public static List<Violation> check(Object value, String pointer, Optional<Node> node) {
+    return check(value, pointer, node, false);
+  }
+
+  /**
+   * As {@link #check(Object, String, Optional)}; with {@code hibernateOnly} every constraint is
+   * evaluated by Hibernate Validator, never by the built-in fast path (same results, slower start).
+   */
+  public static List<Violation> check(Object value, String pointer, Optional<Node> node, boolean hibernateOnly) {
+    Class<?> modelClass = modelType(value.getClass());
+    Optional<List<io.infx.core.ImmutableViolation.Builder>> fast = hibernateOnly ? Optional.empty()
+        : FastConstraints.check(value, modelClass);
+    if (fast.isPresent()) {
+      if (fast.get().isEmpty()) {
+        return List.of();
+      }
+      List<Violation> out = new ArrayList<>(fast.get().size());
+      for (io.infx.core.ImmutableViolation.Builder b : fast.get()) {
+        Violation partial = b.build();
+        String relative = partial.pointer();
+        node.ifPresent(n -> b.location(Pointers.resolveNearest(n, relative).location()));
+        out.add(b.pointer(pointer + relative).build());
+      }
+      out.sort(Comparator.comparing(Violation::pointer).thenComparing(Violation::message));
+      return out;
+    }
+    return hibernate(value, pointer, node);
+  }
+
+  /** Validates with Hibernate Validator (every constraint type, message interpolation). */
+  static List<Violation> hibernate(Object value, String pointer, Optional<Node> node) {
     Set<ConstraintViolation<Object>> found = validator().validate(value);
     if (found.isEmpty()) {
       return List.of();
@@ -84,7 +122,15 @@ public final class Constraints {
       String javaProperty = null;
       StringBuilder relative = new StringBuilder();
       for (Path.Node pn : cv.getPropertyPath()) {
-        if (pn.getName() == null || pn.getName().startsWith("<")) {
+        if (pn.getName() != null && pn.getName().startsWith("<")) {
+          if (pn.getIndex() != null) {
+            relative.append('/').append(pn.getIndex());
+          } else if (pn.getKey() != null) {
+            relative.append('/').append(pn.getKey());
+          }
+          continue;
+        }
+        if (pn.getName() == null) {
           continue;
         }
         String name = pn.getName();
@@ -124,28 +170,33 @@ public final class Constraints {
    * each with its own JSON pointer; for values built in code rather than read from a file.
    */
   public static List<Violation> validateGraph(Object root) {
+    return validateGraph(root, false);
+  }
+
+  /** As {@link #validateGraph(Object)}, optionally with Hibernate Validator for every constraint. */
+  public static List<Violation> validateGraph(Object root, boolean hibernateOnly) {
     List<Violation> out = new ArrayList<>();
-    walk(root, "", out);
+    walk(root, "", out, hibernateOnly);
     return out;
   }
 
-  private static void walk(Object value, String pointer, List<Violation> out) {
+  private static void walk(Object value, String pointer, List<Violation> out, boolean hibernateOnly) {
     if (value == null) {
       return;
     }
     if (value instanceof Optional<?> o) {
-      o.ifPresent(v -> walk(v, pointer, out));
+      o.ifPresent(v -> walk(v, pointer, out, hibernateOnly));
       return;
     }
     if (value instanceof List<?> list) {
       for (int i = 0; i < list.size(); i++) {
-        walk(list.get(i), Pointers.child(pointer, i), out);
+        walk(list.get(i), Pointers.child(pointer, i), out, hibernateOnly);
       }
       return;
     }
     if (value instanceof java.util.Map<?, ?> map) {
       for (var e : map.entrySet()) {
-        walk(e.getValue(), Pointers.child(pointer, String.valueOf(e.getKey())), out);
+        walk(e.getValue(), Pointers.child(pointer, String.valueOf(e.getKey())), out, hibernateOnly);
       }
       return;
     }
@@ -153,13 +204,13 @@ public final class Constraints {
     if (model.isEmpty()) {
       return;
     }
-    out.addAll(check(value, pointer, Optional.empty()));
+    out.addAll(check(value, pointer, Optional.empty(), hibernateOnly));
     for (TypeModel.Attr a : model.get().attrs) {
       if (a.keyOrder || a.origin) {
         continue;
       }
       try {
-        walk(a.accessor.invoke(value), Pointers.child(pointer, a.wire), out);
+        walk(a.accessor.invoke(value), Pointers.child(pointer, a.wire), out, hibernateOnly);
       } catch (ReflectiveOperationException e) {
         throw new IllegalStateException("cannot read " + a.javaName + " of " + value.getClass(), e);
       }

@@ -266,7 +266,11 @@ final class TypeModel {
           || m.getReturnType() == void.class || m.getDeclaringClass() == Object.class) {
         continue;
       }
-      out.putIfAbsent(m.getName(), m);
+      Method prev = out.get(m.getName());
+      // keep the most specific declaration (it carries the annotations written on the value type)
+      if (prev == null || prev.getDeclaringClass().isAssignableFrom(m.getDeclaringClass())) {
+        out.put(m.getName(), m);
+      }
     }
     return new ArrayList<>(out.values());
   }

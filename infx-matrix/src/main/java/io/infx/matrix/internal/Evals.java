@@ -85,7 +85,7 @@ public final class Evals {
     return out;
   }
 
-  static Map<String, Object> parallelismKey(Row r) {
+  static Row parallelismKey(Row r) {
     return r.keyWithout(PARALLELISM_IGNORED);
   }
 

@@ -315,6 +315,7 @@ public final class Expansion {
     String code = config.modelPrefix();
     String spec = entry.specDecoding().wire();
     Row[] pair = multinode ? workerPair((MultiNodeEntry) entry, disagg) : null;
+    String expName = code + "_" + SeqLen.family(isl, osl);
     List<Row> out = new ArrayList<>();
     List<Object> points = multinode ? List.of(Collections.unmodifiableList(new ArrayList<>(values)))
         : new ArrayList<>(values);
@@ -345,7 +346,7 @@ public final class Expansion {
           row.put("spec-decoding", spec);
         }
         recipes(row, entry);
-        row.put("exp-name", code + "_" + SeqLen.family(isl, osl));
+        row.put("exp-name", expName);
         row.put("disagg", disagg);
         row.put("run-eval", false);
         components(row, entry, config);

@@ -22,7 +22,7 @@ public abstract class SrtSlurmSettings implements SelfChecking {
   public abstract Optional<String> jobTag();
 
   public abstract Optional<@Pattern(regexp = "\\d+:\\d{2}:\\d{2}",
-      message = "String should match pattern '^\\d+:\\d{2}:\\d{2}$'") String> defaultTimeLimit();
+      message = "String should match pattern '^\\d+:\\d\\{2\\}:\\d\\{2\\}\\$'") String> defaultTimeLimit();
 
   public abstract Optional<@Positive(message = "Input should be greater than 0") Integer> singleNodeTimeLimit();
 
