@@ -222,7 +222,9 @@ public abstract class ServeJob {
             + "' (supported: random, jsonl)");
       };
       ImmutableClientOptions.Builder co = ClientOptions.builder().baseUri(base()).http2(http2())
-          .deadlines(deadlines()).fallbackTokenizer(t);
+          .deadlines(deadlines()).fallbackTokenizer(t)
+          // texts are only saved with --save-detailed; without it they are counted and dropped
+          .retainText(saveDetailed());
       apiKey().ifPresent(co::apiKey);
       ioThreads().ifPresent(co::ioThreads);
       ProgressBar bar = progress() ? new ProgressBar(err) : null;

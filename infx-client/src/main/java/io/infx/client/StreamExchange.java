@@ -70,7 +70,12 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
   private long lastChoicesNanos = RequestRecord.NONE;
   private long lastDataNanos = RequestRecord.NONE;
   private long firstContentNanos = RequestRecord.NONE;
-  private long[] tokenTimes = new long[16];
+  // Token-chunk arrival times, compact while in flight: the first as a long, then gaps in ns as
+  // ints (a gap ≥ 2^31 ns is stored as -1 followed by its high and low halves).
+  private long firstTokenTime;
+  private long lastTokenTime;
+  private int[] gaps = new int[16];
+  private int gapSlots;
   private int tokenCount;
   private int[] cumTokens;
   private boolean cumValid = true;
@@ -267,16 +272,28 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
       firstContentNanos = t;
     }
     if (chunkToken) {
-      if (tokenCount == tokenTimes.length) {
-        tokenTimes = Arrays.copyOf(tokenTimes, tokenCount * 2);
+      if (tokenCount == 0) {
+        firstTokenTime = t;
+      } else {
+        long gap = t - lastTokenTime;
+        if (gapSlots + 3 > gaps.length) {
+          gaps = Arrays.copyOf(gaps, gaps.length * 2);
+        }
+        if (gap >= 0 && gap < Integer.MAX_VALUE) {
+          gaps[gapSlots++] = (int) gap;
+        } else {
+          gaps[gapSlots++] = -1;
+          gaps[gapSlots++] = (int) (gap >>> 32);
+          gaps[gapSlots++] = (int) gap;
+        }
       }
-      tokenTimes[tokenCount] = t;
+      lastTokenTime = t;
       if (cumValid) {
         if (chunkCompletion >= 0) {
           if (cumTokens == null) {
-            cumTokens = new int[tokenTimes.length];
-          } else if (cumTokens.length < tokenTimes.length) {
-            cumTokens = Arrays.copyOf(cumTokens, tokenTimes.length);
+            cumTokens = new int[16];
+          } else if (cumTokens.length <= tokenCount) {
+            cumTokens = Arrays.copyOf(cumTokens, cumTokens.length * 2);
           }
           cumTokens[tokenCount] = chunkCompletion;
         } else {
@@ -489,7 +506,7 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
         .promptTokens(request.promptTokens()).status(status).doneSeen(doneSeen)
         .requestId(requestId).cancelled(cancelled).failure(failure);
     int n = tokenCount;
-    b.tokenChunkNanosNoCopy(Arrays.copyOf(tokenTimes, n));
+    b.tokenChunkNanosNoCopy(decodeTimes(n));
     if (cumValid && cumTokens != null && n > 0) {
       b.tokenChunkCumTokens(Arrays.copyOf(cumTokens, n));
     }
@@ -517,6 +534,21 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
       hook.run();
     }
     result.complete(r);
+  }
+
+  private long[] decodeTimes(int n) {
+    long[] out = new long[n];
+    if (n == 0) {
+      return out;
+    }
+    out[0] = firstTokenTime;
+    int k = 0;
+    for (int i = 1; i < n && k < gapSlots; i++) {
+      int g = gaps[k++];
+      long gap = g >= 0 ? g : ((long) gaps[k++] << 32) | (gaps[k++] & 0xFFFFFFFFL);
+      out[i] = out[i - 1] + gap;
+    }
+    return out;
   }
 
   private void keepErrorBody(ByteBuffer src) {

@@ -112,6 +112,25 @@ class StreamingClientSimTest {
   }
 
   @Test
+  void aStallLongerThanTwoSecondsIsKeptExactlyInTheChunkTimes() throws Exception {
+    Faults f = Faults.builder().rate(1).putWeights(Faults.Kind.STALL, 1.0)
+        .stall(Duration.ofMillis(2600)).faultAfterChunks(2).build();
+    try (SimServer sim = SimServer.start(SimConfig.builder().faults(f).build());
+        StreamingClient client = StreamingClient.create(options(sim, Duration.ofSeconds(10)))) {
+      RequestRecord r = client.send(chat("x", 6)).get(30, TimeUnit.SECONDS);
+      assertThat(r.success()).as(r.toString()).isTrue();
+      Timeline t = sim.timeline(r.requestId().orElseThrow()).orElseThrow();
+      long maxGap = 0;
+      for (int i = 1; i < r.tokenChunks(); i++) {
+        maxGap = Math.max(maxGap, r.tokenChunkNanos(i) - r.tokenChunkNanos(i - 1));
+      }
+      assertThat(maxGap).isGreaterThan(2_500_000_000L);
+      assertThat(r.tokenChunkNanos(r.tokenChunks() - 1) - t.lastTokenNanos())
+          .isBetween(0L, 1_000_000_000L);
+    }
+  }
+
+  @Test
   void connectionRefusedIsAConnectFailure() throws Exception {
     int port;
     try (SimServer sim = SimServer.start(SimConfig.defaults())) {
