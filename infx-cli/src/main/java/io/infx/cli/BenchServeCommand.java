@@ -139,6 +139,9 @@ public final class BenchServeCommand implements Callable<Integer> {
 
   @Option(names = "--result-filename") String resultFilename;
 
+  @Option(names = "--hlog", description = "Also write TTFT/ITL/E2EL HdrHistograms (µs) to this .hlog file.")
+  Path hlog;
+
   @Option(names = "--metadata", arity = "1..*", description = "KEY=VALUE pairs saved in the raw result.")
   List<String> metadata = new ArrayList<>();
 
@@ -224,6 +227,9 @@ public final class BenchServeCommand implements Callable<Integer> {
     }
     if (resultFilename != null) {
       job.resultFilename(resultFilename);
+    }
+    if (hlog != null) {
+      job.histogramLog(hlog);
     }
     String key = apiKey != null ? apiKey : System.getenv("OPENAI_API_KEY");
     if (key != null && !key.isEmpty()) {

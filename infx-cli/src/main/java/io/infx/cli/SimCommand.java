@@ -73,6 +73,9 @@ public final class SimCommand implements Callable<Integer> {
 
   @Option(names = "--timeline-capacity", defaultValue = "10000") int timelineCapacity;
 
+  @Option(names = "--http2", description = "Serve HTTP/2 over cleartext (prior knowledge) instead of HTTP/1.1.")
+  boolean http2;
+
   @Option(names = "--for", description = "Stop after this long (e.g. 30s); default: until interrupted.")
   String runFor;
 
@@ -100,7 +103,7 @@ public final class SimCommand implements Callable<Integer> {
           .decodeStepPerSeq(Duration.ofNanos((long) (perSeqUs * 1e3)))
           .streamInterval(streamInterval).blockSize(blockSize).prefixCacheBlocks(cacheBlocks)
           .prefixCaching(!noPrefixCaching).seed(seed).ioThreads(ioThreads)
-          .timelineCapacity(timelineCapacity).faults(fb.build()).build();
+          .timelineCapacity(timelineCapacity).http2(http2).faults(fb.build()).build();
     } catch (IllegalArgumentException e) {
       throw new UsageException(e.getMessage());
     }

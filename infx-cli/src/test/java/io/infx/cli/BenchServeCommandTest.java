@@ -36,10 +36,20 @@ class BenchServeCommandTest {
           "--random-range-ratio", "0.8", "--num-prompts", "24", "--max-concurrency", "4",
           "--request-rate", "inf", "--ignore-eos", "--num-warmups", "8",
           "--percentile-metrics", "ttft,tpot,itl,e2el", "--save-result", "--result-dir",
-          dir.toString(), "--result-filename", "r.json", "--metadata", "a=b", "--disable-tqdm");
+          dir.toString(), "--result-filename", "r.json", "--metadata", "a=b", "--disable-tqdm",
+          "--hlog", dir.resolve("r.hlog").toString());
       assertThat(rc).as(err.toString()).isZero();
       assertThat(out.toString()).contains("Serving Benchmark Result").contains("Successful requests:                     24");
       JsonNode raw = Json.mapper().readTree(dir.resolve("r.json").toFile());
+      var reader = new org.HdrHistogram.HistogramLogReader(dir.resolve("r.hlog").toFile());
+      java.util.Map<String, Long> counts = new java.util.TreeMap<>();
+      org.HdrHistogram.EncodableHistogram h;
+      while ((h = reader.nextIntervalHistogram()) != null) {
+        counts.put(h.getTag(), ((org.HdrHistogram.Histogram) h).getTotalCount());
+      }
+      assertThat(counts.get("ttft")).isEqualTo(24L);
+      assertThat(counts.get("e2el")).isEqualTo(24L);
+      assertThat(counts.get("itl")).isPositive();
       assertThat(raw.get("completed").asInt()).isEqualTo(24);
       assertThat(raw.get("a").asText()).isEqualTo("b");
       assertThat(raw.get("tokenizer_id").asText()).isEqualTo("tiny");

@@ -146,6 +146,9 @@ public abstract class ServeJob {
 
   public abstract Optional<String> resultFilename();
 
+  /** Where to write the run's HdrHistogram log ({@code .hlog}), if anywhere. */
+  public abstract Optional<Path> histogramLog();
+
   /** {@code --metadata KEY=VALUE} pairs, in order. */
   public abstract Map<String, String> metadata();
 
@@ -262,6 +265,7 @@ public abstract class ServeJob {
         RawResult.write(f, raw);
         file = Optional.of(f);
       }
+      histogramLog().ifPresent(run::writeHistogramLog);
       double failureRate = 1.0 - (double) m.completed() / m.requested();
       Optional<String> gate = Optional.empty();
       if (failureRate > 0.05) {

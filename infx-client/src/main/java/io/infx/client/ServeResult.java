@@ -123,6 +123,35 @@ public final class ServeResult {
     return e2elHist;
   }
 
+  /**
+   * Writes the TTFT, ITL and E2EL histograms (µs, tags {@code ttft}, {@code itl}, {@code e2el})
+   * as an HdrHistogram log ({@code .hlog}), atomically; logs of several runs or workers merge
+   * losslessly with HdrHistogram's tools.
+   */
+  public void writeHistogramLog(java.nio.file.Path file) {
+    io.infx.core.io.AtomicFiles.write(file, out -> {
+      java.io.PrintStream ps = new java.io.PrintStream(out, false, java.nio.charset.StandardCharsets.UTF_8);
+      org.HdrHistogram.HistogramLogWriter w = new org.HdrHistogram.HistogramLogWriter(ps);
+      w.outputComment("infx serve run: latencies in microseconds; model " + benchmark.model());
+      w.outputLogFormatVersion();
+      long startMillis = (long) (startUnix * 1000);
+      w.outputStartTime(startMillis);
+      w.setBaseTime(startMillis);
+      w.outputLegend();
+      long endMillis = (long) (endUnix * 1000);
+      for (var e : java.util.Map.of("ttft", ttftHistogram(), "itl", itlHistogram(),
+          "e2el", e2elHistogram()).entrySet().stream()
+          .sorted(java.util.Map.Entry.comparingByKey()).toList()) {
+        Histogram h = e.getValue().copy();
+        h.setTag(e.getKey());
+        h.setStartTimeStamp(startMillis);
+        h.setEndTimeStamp(endMillis);
+        w.outputIntervalHistogram(h);
+      }
+      ps.flush();
+    });
+  }
+
   /** Computes the statistics (reference definitions plus infx's extra views). */
   public ServeMetrics metrics(MetricOptions options) {
     int n = records.size();

@@ -131,6 +131,24 @@ class StreamingClientSimTest {
   }
 
   @Test
+  void http2CleartextStreamsWork() throws Exception {
+    try (SimServer sim = SimServer.start(SimConfig.builder().http2(true).build());
+        StreamingClient client = StreamingClient.create(ClientOptions.builder()
+            .baseUri(sim.baseUri()).http2(true).maxConnections(4)
+            .deadlines(Deadlines.all(Duration.ofSeconds(10))).build())) {
+      List<CompletableFuture<RequestRecord>> fs = new ArrayList<>();
+      for (int i = 0; i < 8; i++) {
+        fs.add(client.send(chat("h2 " + i, 12)));
+      }
+      for (CompletableFuture<RequestRecord> f : fs) {
+        RequestRecord r = f.get(30, TimeUnit.SECONDS);
+        assertThat(r.success()).as(r.toString()).isTrue();
+        assertThat(r.outputTokens()).isEqualTo(12);
+      }
+    }
+  }
+
+  @Test
   void connectionRefusedIsAConnectFailure() throws Exception {
     int port;
     try (SimServer sim = SimServer.start(SimConfig.defaults())) {

@@ -40,6 +40,14 @@ public abstract class SimConfig {
     return 1;
   }
 
+  /**
+   * Serve HTTP/2 over cleartext (prior knowledge) only, instead of HTTP/1.1. Default false.
+   */
+  @Value.Default
+  public boolean http2() {
+    return false;
+  }
+
   /** Longest prompt + max_tokens accepted; longer requests get vLLM's 400. Default 131072. */
   @Value.Default
   public int maxModelLen() {

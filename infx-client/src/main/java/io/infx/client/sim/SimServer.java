@@ -30,7 +30,8 @@ import org.apache.hc.core5.reactor.ListenerEndpoint;
 import org.apache.hc.core5.util.TimeValue;
 
 /**
- * An OpenAI-compatible simulated inference server (HttpCore 5 async server, HTTP/1.1 and h2c),
+ * An OpenAI-compatible simulated inference server (HttpCore 5 async server, HTTP/1.1, or h2c
+ * with {@link SimConfig#http2()}),
  * in-process or standalone ({@code infx sim}). Endpoints: {@code POST /v1/completions},
  * {@code POST /v1/chat/completions} (streaming in vLLM's SSE shape: role chunk first for chat,
  * content chunks, a finish chunk, a separate usage chunk with {@code include_usage}, then
@@ -88,7 +89,7 @@ public final class SimServer implements AutoCloseable {
             .setSoReuseAddress(true)
             .setBacklogSize(65535)
             .build())
-        .setVersionPolicy(HttpVersionPolicy.NEGOTIATE)
+        .setVersionPolicy(config.http2() ? HttpVersionPolicy.FORCE_HTTP_2 : HttpVersionPolicy.FORCE_HTTP_1)
         .setHttp1Config(Http1Config.custom().setBufferSize(8192).build())
         .setH2Config(H2Config.custom().setMaxConcurrentStreams(65535).setPushEnabled(false).build())
         // every authority (127.0.0.1, localhost, a host name) reaches the one simulated model
