@@ -33,10 +33,32 @@ public class ChunkDecodeBenchmark {
       + "\"created\":1,\"model\":\"tiny\",\"choices\":[{\"index\":0,\"delta\":{\"content\":"
       + "\" tok42\"},\"finish_reason\":null}]}").getBytes(StandardCharsets.UTF_8);
 
+  JsonParser nb;
+
+  /** The client's way: one non-blocking parser per stream, fed chunk by chunk. */
+  @Benchmark
+  public int decodeFed() throws IOException {
+    if (nb == null) {
+      nb = json.createNonBlockingByteArrayParser();
+    }
+    ((com.fasterxml.jackson.core.async.ByteArrayFeeder) nb.getNonBlockingInputFeeder())
+        .feedInput(chunk, 0, chunk.length);
+    int n = walk(nb);
+    nb.nextToken(); // NOT_AVAILABLE: input consumed
+    return n;
+  }
+
+  /** For comparison: a new parser per chunk (what the client did first). */
   @Benchmark
   public int decode() throws IOException {
-    int content = 0;
     try (JsonParser p = json.createParser(chunk, 0, chunk.length)) {
+      return walk(p);
+    }
+  }
+
+  private static int walk(JsonParser p) throws IOException {
+    int content = 0;
+    {
       p.nextToken();
       while (p.nextToken() == JsonToken.FIELD_NAME) {
         String name = p.currentName();

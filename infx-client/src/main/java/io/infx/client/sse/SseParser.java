@@ -35,6 +35,10 @@ public final class SseParser {
   private static final byte CR = '\r';
   private static final byte LF = '\n';
   private static final byte[] BOM = {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF};
+  private static final byte[] DATA = {'d', 'a', 't', 'a'};
+  private static final byte[] EVENT = {'e', 'v', 'e', 'n', 't'};
+  private static final byte[] ID = {'i', 'd'};
+  private static final byte[] RETRY = {'r', 'e', 't', 'r', 'y'};
 
   private final Listener listener;
   private final SseEvent event = new SseEvent();
@@ -195,18 +199,18 @@ public final class SseParser {
     }
     int nameLen = nameEnd - off;
     int valueLen = off + len - valueStart;
-    if (is(b, off, nameLen, 'd', 'a', 't', 'a')) {
+    if (is(b, off, nameLen, DATA)) {
       event.appendData(b, valueStart, valueLen);
-    } else if (is(b, off, nameLen, 'e', 'v', 'e', 'n', 't')) {
+    } else if (is(b, off, nameLen, EVENT)) {
       event.setType(b, valueStart, valueLen);
-    } else if (is(b, off, nameLen, 'i', 'd')) {
+    } else if (is(b, off, nameLen, ID)) {
       for (int k = valueStart; k < valueStart + valueLen; k++) {
         if (b[k] == 0) {
           return;
         }
       }
       event.setPendingId(b, valueStart, valueLen);
-    } else if (is(b, off, nameLen, 'r', 'e', 't', 'r', 'y')) {
+    } else if (is(b, off, nameLen, RETRY)) {
       if (valueLen == 0 || valueLen > 18) {
         return;
       }
@@ -234,15 +238,7 @@ public final class SseParser {
     event.resetPending();
   }
 
-  private static boolean is(byte[] b, int off, int len, char... name) {
-    if (len != name.length) {
-      return false;
-    }
-    for (int k = 0; k < len; k++) {
-      if (b[off + k] != name[k]) {
-        return false;
-      }
-    }
-    return true;
+  private static boolean is(byte[] b, int off, int len, byte[] name) {
+    return len == name.length && Arrays.equals(b, off, off + len, name, 0, len);
   }
 }
