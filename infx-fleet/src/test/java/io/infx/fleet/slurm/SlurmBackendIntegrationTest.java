@@ -22,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** {@link SlurmBackend} against the real local Slurm (see {@link LocalSlurm}). */
 @ExtendWith(LocalSlurm.class)
-class SlurmBackendIT {
+class SlurmBackendIntegrationTest {
 
   @TempDir Path ws;
 
