@@ -22,6 +22,8 @@ import picocli.CommandLine.Spec;
     subcommands = {
         FleetCommand.Env.class,
         FleetCommand.ResultName.class,
+        FleetLaunchCommand.class,
+        FleetCheckCommand.class,
     })
 public final class FleetCommand implements Runnable {
 
@@ -33,7 +35,7 @@ public final class FleetCommand implements Runnable {
   }
 
   /** Options every row-taking subcommand shares. */
-  static final class RowOptions {
+  public static final class RowOptions {
     @Option(names = "--row", required = true, paramLabel = "ROW.json",
         description = "One matrix row object, as `infx generate` prints it (`-` reads stdin).")
     Path row;

@@ -1,0 +1,199 @@
+package io.infx.fleet.bench;
+
+import io.infx.client.Backend;
+import io.infx.client.BodyOptions;
+import io.infx.client.ServeJob;
+import io.infx.client.sim.SimConfig;
+import io.infx.client.sim.SimServer;
+import io.infx.core.InfxException;
+import io.infx.fleet.MatrixRow;
+import io.infx.fleet.internal.SinkWriter;
+import io.infx.fleet.spi.FailureKind;
+import io.infx.fleet.spi.JobHandle;
+import io.infx.fleet.spi.JobSpec;
+import io.infx.fleet.spi.JobState;
+import io.infx.fleet.spi.JobStatus;
+import io.infx.fleet.spi.Lifecycle;
+import io.infx.fleet.spi.LogSink;
+import io.infx.fleet.spi.Ports;
+import io.infx.fleet.spi.ReadinessProbe;
+import java.io.PrintWriter;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * What runs for a single-node fixed-seq-len point — the Java counterpart of the reference's bench
+ * script: start the server (embedded simulator, or a command on a {@link io.infx.fleet.spi.Backend}
+ * with the point's environment plus {@code PORT}, output to {@code server.log}), wait until
+ * {@code /health} answers while the server is alive, run the load generator in-process exactly as
+ * {@code run_benchmark_serving} does, and leave {@code <RESULT_FILENAME>.json} in the workspace.
+ * The server is stopped through the lifecycle on every exit path.
+ *
+ * <p>Reads from the environment: {@code MODEL, ISL, OSL, CONC, RANDOM_RANGE_RATIO,
+ * RESULT_FILENAME}, and {@code PORT} when set (else an ephemeral port).
+ */
+public final class BenchDriver {
+
+  /** What one driver run needs. */
+  public record Plan(Map<String, String> env, Path workspace, ServerSpec server, ClientSettings client,
+      Duration readinessTimeout) { }
+
+  private BenchDriver() {}
+
+  /** Why the driver cannot run {@code row}, or empty when it can. */
+  public static Optional<String> unsupported(MatrixRow row) {
+    if (row.shape() == MatrixRow.Shape.MULTI_NODE) {
+      return Optional.of("multi-node rows run through srt-slurm recipes, which infx fleet does not drive yet; "
+          + "the bench driver runs single-node fixed-seq-len rows");
+    }
+    if (row.isAgentic()) {
+      return Optional.of("AgentX (agentic-coding) rows replay traces (`infx bench agentic`); the bench driver "
+          + "runs single-node fixed-seq-len rows");
+    }
+    if (row.isEvalOnly()) {
+      return Optional.of("eval-only rows need an eval harness (lm-eval, SWE-bench), which infx does not ship; "
+          + "the bench driver runs throughput points");
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * Runs the point. Never throws for a failed run: the status says how it ended and the first
+   * error is in {@code life.events()}.
+   *
+   * @param serverBackend where a server command runs (ignored for the embedded simulator)
+   */
+  public static JobStatus run(Plan plan, io.infx.fleet.spi.Backend serverBackend, Lifecycle life, LogSink log) {
+    Map<String, String> env = plan.env();
+    int conc;
+    int isl;
+    int osl;
+    double ratio;
+    try {
+      conc = intVar(env, "CONC");
+      isl = intVar(env, "ISL");
+      osl = intVar(env, "OSL");
+      ratio = Double.parseDouble(env.getOrDefault("RANDOM_RANGE_RATIO", "0.8"));
+      require(env, "MODEL");
+      require(env, "RESULT_FILENAME");
+    } catch (InfxException | NumberFormatException e) {
+      life.events().fail("env", FailureKind.INPUT, e.getMessage(), 1);
+      return JobStatus.of(JobState.FAILED, "bad environment", 1);
+    }
+    int port = env.containsKey("PORT") && !env.get("PORT").isBlank() ? Integer.parseInt(env.get("PORT"))
+        : Ports.ephemeral();
+    Map<String, String> serverEnv = new LinkedHashMap<>(env);
+    serverEnv.put("PORT", Integer.toString(port));
+    boolean simulated = plan.server() instanceof ServerSpec.Embedded;
+
+    // 1. server
+    ReadinessProbe.Liveness alive;
+    try {
+      alive = life.events().timed("server", () -> startServer(plan, serverEnv, port, serverBackend, life, log));
+    } catch (Exception e) {
+      life.events().fail("server", FailureKind.SERVER, e.getMessage(), 1);
+      return JobStatus.of(JobState.FAILED, "server did not start: " + e.getMessage(), 1);
+    }
+
+    // 2. readiness
+    URI health = URI.create("http://127.0.0.1:" + port + "/health");
+    try {
+      life.events().timed("readiness", () -> ReadinessProbe.http(health).timeout(plan.readinessTimeout())
+          .pollEvery(Duration.ofMillis(simulated ? 100 : 1000)).awaitReady(alive, null));
+    } catch (Exception e) {
+      life.events().fail("readiness", FailureKind.SERVER, e.getMessage(), 1);
+      return JobStatus.of(JobState.FAILED, e.getMessage(), 1);
+    }
+
+    // 3. client
+    ServeJob job = ServeJob.builder()
+        .backend(Backend.parse(plan.client().backend()))
+        .baseUrl(URI.create("http://127.0.0.1:" + port))
+        .model(env.get("MODEL"))
+        .tokenizer(plan.client().tokenizer().or(() -> simulated ? Optional.of("builtin") : Optional.empty()))
+        .numPrompts(plan.client().numPrompts().orElse(10 * conc))
+        .numWarmups(plan.client().numWarmups().orElse(2 * conc))
+        .randomInputLen(isl).randomOutputLen(osl).randomRangeRatio(ratio)
+        .maxConcurrency(conc)
+        .body(BodyOptions.builder().ignoreEos(true).build())
+        .saveResult(true).resultDir(plan.workspace()).resultFilename(env.get("RESULT_FILENAME") + ".json")
+        .progress(false)
+        .build();
+    ServeJob.Outcome outcome;
+    try (PrintWriter out = SinkWriter.of(log, "client"); PrintWriter err = SinkWriter.of(log, "client")) {
+      outcome = life.events().timed("client", () -> job.run(out, err));
+    } catch (Exception e) {
+      life.events().fail("client", FailureKind.CLIENT, e.getMessage(), 1);
+      return JobStatus.of(JobState.FAILED, "client failed: " + e.getMessage(), 1);
+    }
+    OptionalInt died = alive.exitCode();
+    if (died.isPresent()) {
+      life.events().fail("client", FailureKind.SERVER, "server exited with code " + died.getAsInt()
+          + " while the client ran", 1);
+      return JobStatus.of(JobState.FAILED, "server died during the run", 1);
+    }
+    if (outcome.gateFailure().isPresent()) {
+      life.events().fail("client", FailureKind.CLIENT, outcome.gateFailure().get(), 1);
+      return JobStatus.of(JobState.FAILED, outcome.gateFailure().get(), 1);
+    }
+    return JobStatus.of(JobState.SUCCEEDED, "completed " + outcome.metrics().completed() + " requests", 0);
+  }
+
+  private static ReadinessProbe.Liveness startServer(Plan plan, Map<String, String> env, int port,
+      io.infx.fleet.spi.Backend backend, Lifecycle life, LogSink log) {
+    if (plan.server() instanceof ServerSpec.Embedded e) {
+      SimConfig cfg = SimConfig.builder().from(e.config()).port(port).model(env.get("MODEL")).build();
+      SimServer sim = SimServer.start(cfg);
+      life.onClose("stop simulator", sim::close);
+      log.line("server", "infx simulator serving " + cfg.model() + " at " + sim.baseUri());
+      return OptionalInt::empty;
+    }
+    ServerSpec.Command c = (ServerSpec.Command) plan.server();
+    JobSpec spec = JobSpec.builder().name("server").command(List.of("bash", "-c", c.shellCommand()))
+        .env(env).workspace(plan.workspace()).logFile("server.log")
+        .image(Optional.ofNullable(env.get("IMAGE")).filter(s -> !s.isBlank()))
+        .gpus(parseOr(env.get("GPU_COUNT"), 0))
+        .build();
+    JobHandle h = backend.start(spec);
+    life.onClose("stop server", () -> backend.cancel(h, Duration.ofSeconds(30)));
+    // Stream server.log while we wait and while the client runs.
+    Thread follower = new Thread(() -> backend.await(h, Duration.ofDays(365), log), "infx-server-log");
+    follower.setDaemon(true);
+    follower.start();
+    return () -> {
+      JobStatus s = backend.status(h);
+      return s.state().isTerminal() ? OptionalInt.of(s.exitCode().orElse(1)) : OptionalInt.empty();
+    };
+  }
+
+  private static int intVar(Map<String, String> env, String name) {
+    String v = require(env, name);
+    try {
+      return Integer.parseInt(v.strip());
+    } catch (NumberFormatException e) {
+      throw new InfxException("env", name + " must be an integer, got '" + v + "'");
+    }
+  }
+
+  private static String require(Map<String, String> env, String name) {
+    String v = env.get(name);
+    if (v == null || v.isBlank()) {
+      throw new InfxException("env", "environment variable " + name + " is missing or empty");
+    }
+    return v;
+  }
+
+  private static int parseOr(String s, int dflt) {
+    try {
+      return s == null ? dflt : Integer.parseInt(s.strip());
+    } catch (NumberFormatException e) {
+      return dflt;
+    }
+  }
+}

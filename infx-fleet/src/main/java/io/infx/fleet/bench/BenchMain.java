@@ -1,0 +1,84 @@
+package io.infx.fleet.bench;
+
+import io.infx.client.sim.SimConfig;
+import io.infx.fleet.local.LocalProcessBackend;
+import io.infx.fleet.spi.JobEvents;
+import io.infx.fleet.spi.JobStatus;
+import io.infx.fleet.spi.Lifecycle;
+import io.infx.fleet.spi.LogSink;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Arrays;
+import java.util.Deque;
+import java.util.Map;
+
+/**
+ * The bench driver as a program, for jobs that run on another node (Slurm, containers): reads the
+ * point from its environment (the projected {@code LaunchEnv}, exported to the job), runs
+ * {@link BenchDriver} with the server as a local child process, writes {@code job_step_event.json}
+ * and exits with the status {@link JobStatus#launcherExitCode()} gives. SIGTERM/SIGINT (e.g.
+ * {@code scancel}) stop the server before exiting {@code 128+N}.
+ *
+ * <pre>java -cp CLASSPATH io.infx.fleet.bench.BenchMain --workspace DIR [--server-cmd CMD]
+ *     [--readiness-timeout SECONDS] [--backend vllm] [--tokenizer T] [--num-prompts N] [--num-warmups N]</pre>
+ */
+public final class BenchMain {
+
+  private BenchMain() {}
+
+  public static void main(String[] args) {
+    System.exit(run(args, System.getenv(), new PrintWriter(System.out, true)));
+  }
+
+  static int run(String[] args, Map<String, String> env, PrintWriter out) {
+    Deque<String> a = new ArrayDeque<>(Arrays.asList(args));
+    Path workspace = Path.of(".");
+    ServerSpec server = new ServerSpec.Embedded(SimConfig.defaults());
+    Duration readiness = Duration.ofMinutes(10);
+    var client = ClientSettings.builder();
+    while (!a.isEmpty()) {
+      String opt = a.poll();
+      String val = a.poll();
+      if (val == null) {
+        out.println("infx bench: " + opt + " needs a value");
+        return 2;
+      }
+      switch (opt) {
+        case "--workspace" -> workspace = Path.of(val);
+        case "--server-cmd" -> server = new ServerSpec.Command(val);
+        case "--readiness-timeout" -> readiness = Duration.ofSeconds(Long.parseLong(val));
+        case "--backend" -> client.backend(val);
+        case "--tokenizer" -> client.tokenizer(val);
+        case "--num-prompts" -> client.numPrompts(Integer.parseInt(val));
+        case "--num-warmups" -> client.numWarmups(Integer.parseInt(val));
+        default -> {
+          out.println("infx bench: unknown option " + opt);
+          return 2;
+        }
+      }
+    }
+    Path ws = workspace;
+    JobEvents events = new JobEvents();
+    Lifecycle life = new Lifecycle(events);
+    Signals.onTermination(signal -> {
+      int rc = life.closeOnSignal(signal);
+      events.write(ws.resolve("job_step_event.json"));
+      Runtime.getRuntime().halt(rc);
+    });
+    LogSink log = LogSink.to(out);
+    JobStatus status;
+    try {
+      status = BenchDriver.run(new BenchDriver.Plan(env, workspace, server, client.build(), readiness),
+          new LocalProcessBackend(), life, log);
+      life.record(status.launcherExitCode());
+    } finally {
+      life.close();
+    }
+    events.finish(status.succeeded() ? "succeeded" : "failed", life.exitCode());
+    events.write(workspace.resolve("job_step_event.json"));
+    events.firstError().ifPresent(e -> out.println("infx bench: " + e.stage() + ": " + e.message()));
+    return life.exitCode();
+  }
+}

@@ -1,0 +1,40 @@
+package io.infx.fleet.bench;
+
+import io.infx.core.InfxStyle;
+import java.util.Optional;
+import java.util.OptionalInt;
+import org.immutables.value.Value;
+
+/**
+ * How the load generator is driven for a fixed-seq-len point. Defaults are the reference bench
+ * scripts' ({@code benchmark_lib.sh}, client spec §1.1): backend {@code vllm}, {@code
+ * num-prompts = 10 × CONC}, {@code num-warmups = 2 × CONC}, {@code --ignore-eos}, random dataset
+ * with {@code RANDOM_RANGE_RATIO}.
+ */
+@Value.Immutable
+@InfxStyle
+public abstract class ClientSettings {
+
+  /** {@code --backend} of the client: {@code vllm}, {@code openai}, {@code openai-chat}, … */
+  @Value.Default
+  public String backend() {
+    return "vllm";
+  }
+
+  /** Tokenizer; default {@code builtin} with the simulator, else the row's {@code MODEL}. */
+  public abstract Optional<String> tokenizer();
+
+  /** Override of {@code 10 × CONC}. */
+  public abstract OptionalInt numPrompts();
+
+  /** Override of {@code 2 × CONC}. */
+  public abstract OptionalInt numWarmups();
+
+  public static ClientSettings defaults() {
+    return builder().build();
+  }
+
+  public static ImmutableClientSettings.Builder builder() {
+    return ImmutableClientSettings.builder();
+  }
+}

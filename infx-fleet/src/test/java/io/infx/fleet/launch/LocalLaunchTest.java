@@ -1,0 +1,127 @@
+package io.infx.fleet.launch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.infx.core.json.Json;
+import io.infx.fleet.NoLeftoverProcesses;
+import io.infx.fleet.RunnerName;
+import io.infx.fleet.TestRows;
+import io.infx.fleet.TestSimServerMain;
+import io.infx.fleet.bench.ClientSettings;
+import io.infx.fleet.bench.ServerSpec;
+import io.infx.fleet.spi.FailureKind;
+import io.infx.fleet.spi.JobState;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The local adapter end to end: simulator or server command, client in-process, normalized result. */
+@ExtendWith(NoLeftoverProcesses.class)
+class LocalLaunchTest {
+
+  @TempDir Path out;
+
+  @Test
+  void simulatorPointWritesRawAggregateAndSideFilesUnderTheResultFilename() throws Exception {
+    LaunchResult r = FleetLauncher.builder().row(TestRows.singleNode(1024, 128, 2))
+        .runner(RunnerName.of("local_0")).workspace(out)
+        .client(ClientSettings.builder().numPrompts(8).build())
+        .launch();
+    String rf = "qwen3_1k0k_bf16_vllm_tp1-pp1-dcp1-pcp1-ep1-dpafalse_disagg-false_spec-none_conc2_local_0";
+    assertThat(r.resultFilename()).isEqualTo(rf);
+    assertThat(r.error()).isEmpty();
+    assertThat(r.exitCode()).isZero();
+    assertThat(r.rawFile()).hasValue(out.resolve(rf + ".json"));
+    assertThat(r.aggregateFile()).hasValue(out.resolve("agg_" + rf + ".json"));
+    JsonNode raw = Json.mapper().readTree(out.resolve(rf + ".json").toFile());
+    assertThat(raw.get("completed").asInt()).isEqualTo(8);
+    assertThat(raw.get("max_concurrency").asInt()).isEqualTo(2);
+    assertThat(raw.get("model_id").asText()).isEqualTo("Qwen/Qwen3-0.6B");
+    JsonNode agg = Json.mapper().readTree(out.resolve("agg_" + rf + ".json").toFile());
+    assertThat(agg.get("hw").asText()).isEqualTo("h200");
+    assertThat(agg.get("conc").asInt()).isEqualTo(2);
+    assertThat(agg.get("tp").asInt()).isEqualTo(1);
+    assertThat(out.resolve("launch.env")).content().contains("RESULT_FILENAME=" + rf + "\n");
+    assertThat(out.resolve("artifact_plan.json")).content().contains("\"bmk_" + rf + "\"");
+    JsonNode ev = Json.mapper().readTree(out.resolve("job_event.json").toFile());
+    assertThat(ev.get("outcome").asText()).isEqualTo("succeeded");
+    assertThat(ev.get("identity").get("adapter").asText()).isEqualTo("local");
+    assertThat(ev.get("identity").get("routing").asText()).isEqualTo("prefix local");
+    assertThat(ev.get("stages").findValuesAsText("name")).contains("server", "readiness", "client",
+        "cleanup:stop simulator", "normalize");
+  }
+
+  @Test
+  void serverCommandRunsAsAChildProcessWithThePointsEnvironmentAndIsStoppedAfterwards() throws Exception {
+    String cp = System.getProperty("java.class.path");
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    List<String> lines = new CopyOnWriteArrayList<>();
+    LaunchResult r = FleetLauncher.builder().row(TestRows.singleNode(1024, 128, 2))
+        .runner(RunnerName.of("h200-cw_01")).adapter("local").workspace(out)
+        .server(new ServerSpec.Command("exec '" + java + "' -cp '" + cp + "' " + TestSimServerMain.class.getName()))
+        .client(ClientSettings.builder().numPrompts(4).tokenizer("builtin").build())
+        .log((src, l) -> lines.add(src + ": " + l))
+        .launch();
+    assertThat(r.error()).isEmpty();
+    assertThat(r.exitCode()).isZero();
+    assertThat(out.resolve("server.log")).content().contains("test simulator on port").contains("tp=1");
+    assertThat(lines).anyMatch(l -> l.startsWith("server: test simulator on port"));
+    assertThat(r.aggregateFile()).isPresent();
+    // NoLeftoverProcesses asserts the server JVM is gone.
+  }
+
+  @Test
+  void aServerThatDiesBeforeReadyFailsTheLaunchAtTheServerStage() throws Exception {
+    LaunchResult r = FleetLauncher.builder().row(TestRows.singleNode(1024, 128, 2))
+        .runner(RunnerName.of("local_0")).workspace(out)
+        .server(new ServerSpec.Command("echo 'CUDA out of memory' >&2; exit 3"))
+        .launch();
+    assertThat(r.exitCode()).isEqualTo(1);
+    assertThat(r.status().state()).isEqualTo(JobState.FAILED);
+    assertThat(r.error()).hasValueSatisfying(e -> {
+      assertThat(e.stage()).isEqualTo("readiness");
+      assertThat(e.kind()).isEqualTo(FailureKind.SERVER);
+      assertThat(e.message()).contains("exited with code 3");
+    });
+    assertThat(r.rawFile()).isEmpty();
+    assertThat(out.resolve("server.log")).content().contains("CUDA out of memory");
+    assertThat(out.resolve("job_event.json")).content().contains("\"outcome\" : \"failed\"");
+  }
+
+  @Test
+  void aServerThatNeverBecomesReadyTimesOutAndIsKilled() {
+    LaunchResult r = FleetLauncher.builder().row(TestRows.singleNode(1024, 128, 2))
+        .runner(RunnerName.of("local_0")).workspace(out)
+        .server(new ServerSpec.Command("while true; do sleep 1; done"))
+        .readinessTimeout(Duration.ofSeconds(2))
+        .launch();
+    assertThat(r.exitCode()).isEqualTo(1);
+    assertThat(r.error().orElseThrow().message()).contains("not ready after 2 s");
+  }
+
+  @Test
+  void unsupportedRowsFailAsInputErrorsWithoutRunningAnything() throws Exception {
+    var json = TestRows.singleNode(1024, 128, 2).json();
+    json.put("eval-only", true);
+    LaunchResult r = FleetLauncher.builder().row(io.infx.fleet.MatrixRow.of(json))
+        .runner(RunnerName.of("local_0")).workspace(out).launch();
+    assertThat(r.exitCode()).isEqualTo(1);
+    assertThat(r.error().orElseThrow().kind()).isEqualTo(FailureKind.INPUT);
+    assertThat(r.error().orElseThrow().message()).contains("eval-only rows");
+    assertThat(Files.exists(out.resolve("launch.env"))).isTrue();
+  }
+
+  @Test
+  void unroutableRunnerIsAUsageError() {
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> FleetLauncher.builder()
+            .row(TestRows.singleNode(1024, 128, 2)).runner(RunnerName.of("nowhere_1")).workspace(out).launch())
+        .isInstanceOf(io.infx.core.UsageException.class)
+        .hasMessageContaining("no adapter for runner 'nowhere_1'").hasMessageContaining("--adapter");
+  }
+}
