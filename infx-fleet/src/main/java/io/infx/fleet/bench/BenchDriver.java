@@ -155,7 +155,9 @@ public final class BenchDriver {
       return OptionalInt::empty;
     }
     ServerSpec.Command c = (ServerSpec.Command) plan.server();
-    JobSpec spec = JobSpec.builder().name("server").command(List.of("bash", "-c", c.shellCommand()))
+    // Named after the runner, so a container or process left by a crashed launch is recognisable.
+    String name = "infx-server-" + env.getOrDefault("RUNNER_NAME", "local");
+    JobSpec spec = JobSpec.builder().name(name).command(List.of("bash", "-c", c.shellCommand()))
         .env(env).workspace(plan.workspace()).logFile("server.log")
         .image(Optional.ofNullable(env.get("IMAGE")).filter(s -> !s.isBlank()))
         .gpus(parseOr(env.get("GPU_COUNT"), 0))
