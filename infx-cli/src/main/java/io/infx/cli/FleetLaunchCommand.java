@@ -69,6 +69,11 @@ final class FleetLaunchCommand implements Callable<Integer> {
   @Option(names = "--num-warmups", paramLabel = "N", description = "Warm-up requests (default 2 × CONC).")
   Integer numWarmups;
 
+  @Option(names = "--runner-config", paramLabel = "runners.yaml",
+      description = "Fleet inventory: route by cluster:<id> label, take Slurm settings and env from the cluster "
+          + "record (explicit --option values win).")
+  Path runnerConfig;
+
   @Option(names = "--no-normalize", description = "Do not write agg_<RESULT_FILENAME>.json.")
   boolean noNormalize;
 
@@ -98,6 +103,9 @@ final class FleetLaunchCommand implements Callable<Integer> {
         .log(quiet ? LogSink.discard() : LogSink.to(err));
     if (adapter != null) {
       b.adapter(adapter);
+    }
+    if (runnerConfig != null) {
+      b.inventory(io.infx.matrix.runners.RunnerInventory.load(runnerConfig));
     }
     if (serverCmd != null) {
       b.server(new ServerSpec.Command(serverCmd));

@@ -91,6 +91,7 @@ public final class FleetLauncher {
     private LogSink log = LogSink.discard();
     private boolean normalize = true;
     private boolean handleSignals;
+    private io.infx.matrix.runners.RunnerInventory inventory;
 
     public Builder row(MatrixRow row) {
       this.row = row;
@@ -166,6 +167,16 @@ public final class FleetLauncher {
       return this;
     }
 
+    /**
+     * The fleet's {@code runners.yaml}: routes by {@code cluster:<id>} label first, takes Slurm
+     * settings from the cluster record (explicit {@link #options} win) and overlays the record's
+     * {@code env} on the projection (never over the point's {@code additional-settings}).
+     */
+    public Builder inventory(io.infx.matrix.runners.RunnerInventory inventory) {
+      this.inventory = inventory;
+      return this;
+    }
+
     /** Install SIGTERM/SIGINT handlers that clean up and exit 128+N (command-line use only). */
     public Builder handleSignals(boolean handleSignals) {
       this.handleSignals = handleSignals;
@@ -198,17 +209,27 @@ public final class FleetLauncher {
     LaunchEnv env = EnvProjector.standard().project(b.row, b.runner, b.context);
     String rf = env.resultFilename();
     FleetAdapters adapters = b.adapters != null ? b.adapters : FleetAdapters.load();
+    FleetRouter router = b.inventory == null ? b.router
+        : FleetRouter.firstOf(io.infx.fleet.routing.ClusterLabelRouter.of(b.inventory), b.router);
+    Optional<FleetBinding> binding = router.resolve(b.runner);
     FleetAdapter adapter;
     String rule;
     if (b.adapterId != null) {
       adapter = adapters.get(b.adapterId);
       rule = "--adapter " + b.adapterId;
     } else {
-      FleetBinding binding = b.router.resolve(b.runner).orElseThrow(() -> new UsageException(
+      FleetBinding found = binding.orElseThrow(() -> new UsageException(
           "no adapter for runner '" + b.runner + "' (prefix '" + b.runner.fleetPrefix()
               + "' is in no routing table); pass --adapter " + String.join("|", adapters.all().keySet())));
-      adapter = adapters.get(binding.adapterId());
-      rule = binding.rule();
+      adapter = adapters.get(found.adapterId());
+      rule = found.rule();
+    }
+    AdapterOptions options = b.options;
+    if (binding.isPresent() && binding.get().cluster().isPresent()) {
+      var cluster = binding.get().cluster().get();
+      options = AdapterOptions.of(io.infx.fleet.slurm.SlurmAdapter.optionsFrom(b.inventory, cluster, b.runner))
+          .with(b.options.values());
+      env = env.withOverlay(cluster.env());
     }
     Path ws = b.workspace.toAbsolutePath().normalize();
     try {
@@ -222,6 +243,7 @@ public final class FleetLauncher {
 
     JobEvents events = new JobEvents();
     identity(events, env, adapter.id(), rule);
+    binding.flatMap(FleetBinding::clusterId).ifPresent(id -> events.identity("cluster", id));
     Lifecycle life = new Lifecycle(events);
     Path jobEvent = ws.resolve("job_event.json");
     if (b.handleSignals) {
@@ -239,7 +261,7 @@ public final class FleetLauncher {
       events.fail("plan", FailureKind.INPUT, unsupported.get(), 1);
       status = JobStatus.of(JobState.FAILED, unsupported.get(), 1);
     } else {
-      PointLaunch pl = new PointLaunch(b.row, b.runner, env, ws, b.server, b.client, b.options, b.timeLimit,
+      PointLaunch pl = new PointLaunch(b.row, b.runner, env, ws, b.server, b.client, options, b.timeLimit,
           b.readinessTimeout, life, b.log);
       try {
         status = adapter.launch(pl);
@@ -279,7 +301,8 @@ public final class FleetLauncher {
         life.record(1);
       } else if (b.normalize) {
         try {
-          ProcessedResult pr = events.timed("normalize", () -> ResultProcessor.processEnvironment(env.values(), ws));
+          Map<String, String> values = env.values();
+          ProcessedResult pr = events.timed("normalize", () -> ResultProcessor.processEnvironment(values, ws));
           agg = Optional.of(pr.aggregateFile());
           life.record(pr.exitCode());
         } catch (ResultsException e) {

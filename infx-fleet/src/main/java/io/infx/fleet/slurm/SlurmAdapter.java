@@ -66,6 +66,35 @@ public final class SlurmAdapter implements FleetAdapter {
     return b.build();
   }
 
+  /**
+   * Adapter options from a {@code runners.yaml} cluster record's {@code slurm:} settings (partition
+   * — the runner's {@code partition:<name>} label when the record lists {@code partitions} —
+   * account, exclusive, exclude, gres, cpus-per-task). Explicit options override these.
+   */
+  public static java.util.Map<String, String> optionsFrom(io.infx.matrix.runners.RunnerInventory inventory,
+      io.infx.matrix.runners.Cluster cluster, RunnerName runner) {
+    java.util.Map<String, String> m = new java.util.LinkedHashMap<>();
+    cluster.slurm().ifPresent(s -> {
+      String partition = s.partition();
+      if (!s.partitions().isEmpty()) {
+        for (var e : inventory.labels().entrySet()) {
+          if (e.getKey().startsWith("partition:") && e.getValue().contains(runner.name())) {
+            partition = e.getKey().substring("partition:".length());
+          }
+        }
+      }
+      m.put("slurm.partition", partition);
+      s.account().ifPresent(a -> m.put("slurm.account", a));
+      m.put("slurm.exclusive", Boolean.toString(s.exclusive()));
+      if (!s.exclude().isEmpty()) {
+        m.put("slurm.exclude", String.join(",", s.exclude()));
+      }
+      s.gres().ifPresent(g -> m.put("slurm.gres", g));
+      s.cpusPerTask().ifPresent(c -> m.put("slurm.cpus-per-task", Integer.toString(c)));
+    });
+    return m;
+  }
+
   /** The job: {@code java -cp … BenchMain --workspace …} with the point's environment. */
   public static JobSpec jobSpec(PointLaunch launch) {
     AdapterOptions o = launch.options();

@@ -54,6 +54,36 @@ class SlurmLaunchTest {
   }
 
   @Test
+  void theClusterRecordRoutesTheRunnerAndSuppliesPartitionAndEnvironment() throws Exception {
+    java.nio.file.Path inv = out.resolve("runners.yaml");
+    java.nio.file.Files.writeString(inv, """
+        labels:
+          cpu: [%1$s]
+          cluster:local-test: [%1$s]
+        clusters:
+          local-test:
+            gpus-per-node: 8
+            arch: x86_64
+            env: {INFX_CLUSTER_NOTE: "from the cluster record"}
+            scheduler: slurm
+            slurm: {partition: debug, exclusive: false}
+        """.formatted(runner));
+    LaunchResult r = FleetLauncher.builder().row(TestRows.singleNode(1024, 128, 2)).runner(RunnerName.of(runner))
+        .inventory(io.infx.matrix.runners.RunnerInventory.load(inv)).workspace(out)
+        .client(ClientSettings.builder().numPrompts(4).build()).launch();
+    assertThat(r.error()).isEmpty();
+    assertThat(r.exitCode()).isZero();
+    JsonNode ev = Json.mapper().readTree(out.resolve("job_event.json").toFile());
+    assertThat(ev.get("identity").get("adapter").asText()).isEqualTo("slurm");
+    assertThat(ev.get("identity").get("cluster").asText()).isEqualTo("local-test");
+    assertThat(ev.get("identity").get("routing").asText()).isEqualTo("cluster:local-test → scheduler slurm");
+    assertThat(out.resolve("launch.env")).content().contains("INFX_CLUSTER_NOTE=from the cluster record\n");
+    String id = ev.get("identity").get("slurm_job_id").asText();
+    assertThat(Cli.run(List.of("scontrol", "show", "job", "-o", id), Map.of(), Duration.ofSeconds(30)).stdout())
+        .contains("Partition=debug");
+  }
+
+  @Test
   void allocModeRunsThePointInASallocAllocation() {
     LaunchResult r = launch().options(AdapterOptions.of(Map.of("slurm.mode", "alloc", "slurm.gpus", "1"))).launch();
     assertThat(r.error()).isEmpty();
