@@ -165,7 +165,8 @@ public final class BenchDriver {
     JobHandle h = backend.start(spec);
     life.onClose("stop server", () -> backend.cancel(h, Duration.ofSeconds(30)));
     // Stream server.log while we wait and while the client runs.
-    Thread follower = new Thread(() -> backend.await(h, Duration.ofDays(365), log), "infx-server-log");
+    Thread follower = new Thread(() -> backend.await(h, Duration.ofDays(365), (src, line) -> log.line("server", line)),
+        "infx-server-log");
     follower.setDaemon(true);
     follower.start();
     return () -> {
