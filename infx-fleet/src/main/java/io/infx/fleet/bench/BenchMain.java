@@ -62,7 +62,12 @@ public final class BenchMain {
     Path ws = workspace;
     JobEvents events = new JobEvents();
     Lifecycle life = new Lifecycle(events);
+    // A signal and the normal end race to write the event: whoever comes first owns it.
+    java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
     Signals.onTermination(signal -> {
+      if (!done.compareAndSet(false, true)) {
+        return;
+      }
       int rc = life.closeOnSignal(signal);
       events.write(ws.resolve("job_step_event.json"));
       Runtime.getRuntime().halt(rc);
@@ -75,6 +80,13 @@ public final class BenchMain {
       life.record(status.launcherExitCode());
     } finally {
       life.close();
+    }
+    if (!done.compareAndSet(false, true)) {
+      try {
+        Thread.sleep(Long.MAX_VALUE); // the signal handler finishes and halts the JVM
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
     }
     events.finish(status.succeeded() ? "succeeded" : "failed", life.exitCode());
     events.write(workspace.resolve("job_step_event.json"));

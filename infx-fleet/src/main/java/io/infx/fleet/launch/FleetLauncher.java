@@ -246,8 +246,17 @@ public final class FleetLauncher {
     binding.flatMap(FleetBinding::clusterId).ifPresent(id -> events.identity("cluster", id));
     Lifecycle life = new Lifecycle(events);
     Path jobEvent = ws.resolve("job_event.json");
+    // A signal and the normal end race to write job_event.json: whoever comes first owns it.
+    Object finish = new Object();
+    boolean[] state = new boolean[2]; // [0] finished normally, [1] signalled
     if (b.handleSignals) {
       Signals.onTermination(signal -> {
+        synchronized (finish) {
+          if (state[0] || state[1]) {
+            return;
+          }
+          state[1] = true;
+        }
         int rc = life.closeOnSignal(signal);
         events.finish("cancelled", rc);
         events.write(jobEvent);
@@ -317,6 +326,16 @@ public final class FleetLauncher {
       }
     } else if (Files.exists(raw)) {
       rawFile = Optional.of(raw);
+    }
+    synchronized (finish) {
+      while (state[1]) {
+        try {
+          finish.wait(); // the signal handler finishes the launch and halts the JVM
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+      state[0] = true;
     }
     int rc = life.exitCode();
     events.identity("finished_at", Instant.now().toString());
