@@ -17,7 +17,7 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code infx fleet check}: every runner of runners.yaml must reach a registered adapter. */
-@Command(name = "check", description = {
+@Command(name = "check", mixinStandardHelpOptions = true, description = {
     "Check runners.yaml against the routing rules and the registered adapters: runners without an "
         + "adapter (exit 1), routing prefixes without a runner and adapters without a runner (reported).",
     "Routing: cluster:<id> labels first (scheduler → adapter), then the reference's runner-prefix table."})

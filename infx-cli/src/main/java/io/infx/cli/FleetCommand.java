@@ -18,6 +18,7 @@ import picocli.CommandLine.Spec;
 /** {@code infx fleet …}: project a matrix row on a runner, name its results, launch it. */
 @Command(
     name = "fleet",
+    mixinStandardHelpOptions = true,
     description = "Turn one matrix row into a launch: environment, RESULT_FILENAME, local/Slurm/container runs.",
     subcommands = {
         FleetCommand.Env.class,
@@ -95,7 +96,7 @@ public final class FleetCommand implements Runnable {
     }
   }
 
-  @Command(name = "env", description = "Print the launch environment of a row on a runner, KEY=VALUE in "
+  @Command(name = "env", mixinStandardHelpOptions = true, description = "Print the launch environment of a row on a runner, KEY=VALUE in "
       + "projection order (secrets redacted).")
   static final class Env implements Runnable {
     @Spec CommandSpec spec;
@@ -109,7 +110,7 @@ public final class FleetCommand implements Runnable {
     }
   }
 
-  @Command(name = "result-name", description = "Print only the row's RESULT_FILENAME on a runner.")
+  @Command(name = "result-name", mixinStandardHelpOptions = true, description = "Print only the row's RESULT_FILENAME on a runner.")
   static final class ResultName implements Runnable {
     @Spec CommandSpec spec;
     @Mixin RowOptions opts;

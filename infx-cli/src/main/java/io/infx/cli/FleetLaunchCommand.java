@@ -20,7 +20,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code infx fleet launch}: run one row on one runner and leave its results in {@code --out}. */
-@Command(name = "launch", description = {
+@Command(name = "launch", mixinStandardHelpOptions = true, description = {
     "Run one matrix row on a runner: server (the embedded simulator unless --server-cmd) + client, "
         + "on this machine, as a Slurm job, or with the server in a container.",
     "Writes OUT/<RESULT_FILENAME>.json (raw), OUT/agg_<RESULT_FILENAME>.json, server.log, launch.env, "

@@ -70,4 +70,13 @@ class FleetCommandTest {
         .isEqualTo(2);
     assertThat(err.toString()).contains("--fingerprint-policy must be legacy or compact");
   }
+
+  @Test
+  void everyFleetSubcommandHasHelp() {
+    for (String sub : new String[] {"env", "result-name", "launch", "check"}) {
+      out.getBuffer().setLength(0);
+      assertThat(run("fleet", sub, "--help")).as(sub).isZero();
+      assertThat(out.toString()).contains("Usage: infx fleet " + sub);
+    }
+  }
 }
