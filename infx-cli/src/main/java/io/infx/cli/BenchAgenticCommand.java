@@ -193,7 +193,9 @@ public final class BenchAgenticCommand implements Callable<Integer> {
     out.printf(Locale.ROOT, "%-36s %.2f%n", "Schedule lateness p99 (ms):", r.schedulingLatenessP99Millis());
     out.printf(Locale.ROOT, "%-36s %s%n", "Submission valid:",
         r.submissionValid() ? "yes" : "no (" + String.join(", ", r.invalidReasons()) + ")");
-    return r.cancelled() ? 1 : 0;
+    // like AIPerf: a cancelled run, or a stalled one (no observations through 98 % of a >= 900 s
+    // window), exits non-zero after writing its exports
+    return r.cancelled() || r.invalidReasons().contains("insufficient_profile_metric_coverage") ? 1 : 0;
   }
 
   private AgenticOptions.Affinity affinity() {

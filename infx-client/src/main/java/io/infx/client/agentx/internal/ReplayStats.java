@@ -11,6 +11,8 @@ import org.HdrHistogram.Histogram;
 final class ReplayStats {
 
   long successes;
+  /** Wall-clock end (epoch ns) of the latest successful profiling request. */
+  long lastObservationNs;
   long errors;
   long cancelled;
   long contextOverflows;
@@ -49,6 +51,7 @@ final class ReplayStats {
       return;
     }
     successes++;
+    lastObservationNs = Math.max(lastObservationNs, r.endNs());
     ttftMs.add(r.ttftMs());
     latencyMs.add(r.latencyMs());
     itlMs.add(r.itlMs());
@@ -58,6 +61,17 @@ final class ReplayStats {
       hitBlocks += Math.max(0, Math.min(r.hitBlocks(), r.totalBlocks()));
       totalBlocks += r.totalBlocks();
     }
+  }
+
+  /**
+   * AIPerf's coverage rule (spec §1.7): in a profiling phase of at least 900 s, TTFT/ITL
+   * observations must extend through at least 98 % of it, else the server stalled.
+   */
+  static boolean insufficientCoverage(long durationNanos, long profilingStartEpochNs, long lastObservationEpochNs) {
+    if (durationNanos < 900_000_000_000L) {
+      return false;
+    }
+    return lastObservationEpochNs - profilingStartEpochNs < 0.98 * durationNanos;
   }
 
   /** A growable array of finite doubles. */

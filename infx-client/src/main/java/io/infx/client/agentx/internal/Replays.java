@@ -37,6 +37,10 @@ public final class Replays {
       reasons.add("run_cancelled");
     }
     ReplayStats s = outcome.stats();
+    long startNs = outcome.profilingStart().getEpochSecond() * 1_000_000_000L + outcome.profilingStart().getNano();
+    if (!outcome.cancelled() && ReplayStats.insufficientCoverage(options.duration().toNanos(), startNs, s.lastObservationNs)) {
+      reasons.add("insufficient_profile_metric_coverage");
+    }
     long responses = s.successes + s.errors;
     if (responses > 0 && (double) s.contextOverflows / responses > 0.01) {
       reasons.add("context_overflow_rate_exceeded");
