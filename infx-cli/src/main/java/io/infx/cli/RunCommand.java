@@ -44,7 +44,7 @@ import picocli.CommandLine.Unmatched;
 @Command(
     name = "run",
     mixinStandardHelpOptions = true,
-    customSynopsis = "infx run CONFIG.yaml [CONFIG.yaml…] [generate filters…] [--adapter local|slurm] "
+    customSynopsis = "infx run CONFIG.yaml [CONFIG.yaml…] [generate filters…] [--adapter local|slurm [--adapter-option K=V…]] "
         + "[--out DIR] [--resume] [--dry-run] [--runner-config FILE] [--runner NAME] [--title TEXT] "
         + "[--duration SECONDS] [--trace SOURCE]",
     description = {
@@ -62,8 +62,14 @@ public final class RunCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
   @Option(names = "--adapter", paramLabel = "NAME", defaultValue = "local",
-      description = "Fleet adapter: local (default; embedded simulator as server) or slurm.")
+      description = "Fleet adapter every point is launched on: local (default) or slurm (one Slurm job "
+          + "per point). The server is the embedded simulator.")
   String adapter;
+
+  @Option(names = "--adapter-option", paramLabel = "KEY=VALUE",
+      description = "Adapter option, repeatable, as infx fleet launch -o takes it: slurm.partition, "
+          + "slurm.account, slurm.mode=batch|alloc, slurm.gpus (0 on a Slurm without GPUs), slurm.gres, …")
+  List<String> adapterOptions = new ArrayList<>();
 
   @Option(names = {"-o", "--out"}, paramLabel = "DIR",
       description = "Run directory (default: infx-out/<first config's name>).")
@@ -116,6 +122,7 @@ public final class RunCommand implements Callable<Integer> {
         .configFiles(configs)
         .selection(selection)
         .adapter(adapter)
+        .adapterOptions(io.infx.fleet.spi.AdapterOptions.parse(adapterOptions).values())
         .out(out != null ? out : Path.of("infx-out", stem))
         .resume(resume);
     if (runnerConfig != null) {

@@ -11,6 +11,8 @@ import io.infx.fleet.EnvProjector;
 import io.infx.fleet.LaunchEnv;
 import io.infx.fleet.RunContext;
 import io.infx.fleet.RunnerName;
+import io.infx.fleet.slurm.SlurmAdapter;
+import io.infx.fleet.spi.AdapterOptions;
 import io.infx.matrix.Catalog;
 import io.infx.matrix.Generator;
 import io.infx.matrix.Matrix;
@@ -22,7 +24,7 @@ import io.infx.report.ReportFiles;
 import io.infx.report.ReportPoints;
 import io.infx.report.ReportProblem;
 import io.infx.results.Collector;
-import io.infx.run.internal.EmbeddedSimulatorLauncher;
+import io.infx.run.internal.FleetPointLauncher;
 import java.io.IOException;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
@@ -91,13 +93,29 @@ public final class BenchmarkRun {
   }
 
   private static PointLauncher launcherFor(RunOptions options) {
-    return switch (options.adapter()) {
-      case "local" -> new EmbeddedSimulatorLauncher(options);
-      case "slurm" -> throw new UsageException("adapter 'slurm' is not available to infx run yet "
-          + "(use infx fleet launch --adapter slurm per point); supported: local");
-      default -> throw new UsageException("unknown adapter '" + options.adapter()
-          + "' (supported: local, slurm)");
-    };
+    if (!ADAPTERS.contains(options.adapter())) {
+      throw new UsageException("unknown adapter '" + options.adapter() + "' (supported: local, slurm)");
+    }
+    AdapterOptions adapterOptions = AdapterOptions.of(options.adapterOptions());
+    String prefix = options.adapter() + ".";
+    for (String key : adapterOptions.values().keySet()) {
+      if (!key.startsWith(prefix)) {
+        throw new UsageException("adapter option '" + key + "' is not for adapter '" + options.adapter()
+            + "' (its options start with '" + prefix + "')");
+      }
+    }
+    if (options.adapter().equals("slurm")) {
+      SlurmAdapter.settings(adapterOptions); // rejects unknown keys and bad values before any point runs
+    }
+    return new FleetPointLauncher(options, context(options));
+  }
+
+  /** The launch context every point is projected with (the plan and the fleet must agree). */
+  private static RunContext context(RunOptions options) {
+    return options.agenticDuration().isPresent()
+        ? RunContext.builder().from(RunContext.defaults())
+            .durationOverride((int) options.agenticDuration().get().toSeconds()).build()
+        : RunContext.defaults();
   }
 
   public RunOptions options() {
@@ -126,10 +144,7 @@ public final class BenchmarkRun {
         ? Generator.testConfig(catalog, runners, t.options())
         : Generator.fullSweep(catalog, runners, ((Selection.FullSweep) options.selection()).options());
     RunLayout layout = layout();
-    RunContext context = options.agenticDuration().isPresent()
-        ? RunContext.builder().from(RunContext.defaults())
-            .durationOverride((int) options.agenticDuration().get().toSeconds()).build()
-        : RunContext.defaults();
+    RunContext context = context(options);
     List<PlannedPoint> points = new ArrayList<>();
     Map<String, Integer> seen = new HashMap<>();
     for (MatrixRow row : matrix.rows()) {
@@ -163,6 +178,9 @@ public final class BenchmarkRun {
     RowKind kind = row.kind();
     if (kind == RowKind.MULTI_NODE || kind == RowKind.MULTI_NODE_AGENTIC) {
       return Optional.of("multi-node row: adapter '" + options.adapter() + "' runs single-node points");
+    }
+    if (kind == RowKind.SINGLE_NODE_AGENTIC && !options.adapter().equals("local")) {
+      return Optional.of("AgentX row: trace replay runs on the local adapter only");
     }
     return Optional.empty();
   }

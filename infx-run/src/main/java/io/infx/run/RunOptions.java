@@ -5,6 +5,7 @@ import io.infx.core.InfxStyle;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.immutables.value.Value;
 
@@ -31,11 +32,22 @@ public abstract class RunOptions {
     return Selection.all();
   }
 
-  /** Fleet adapter: {@code local} (default: embedded simulator as server) or {@code slurm}. */
+  /**
+   * Fleet adapter every point is launched on through {@code infx-fleet}: {@code local} (default)
+   * or {@code slurm} (one Slurm job per point, running the simulator and the client on the node).
+   * The server is the embedded simulator ({@link #simulator()}) on both.
+   */
   @Value.Default
   public String adapter() {
     return "local";
   }
+
+  /**
+   * Adapter options, as {@code infx fleet launch -o KEY=VALUE} takes them (e.g. {@code
+   * slurm.partition}, {@code slurm.gpus=0} on a Slurm without GPUs); unknown keys are rejected by
+   * the adapter when the first point launches.
+   */
+  public abstract Map<String, String> adapterOptions();
 
   /** Run directory (created): results, collected aggregate, report. */
   public abstract Path out();
@@ -64,7 +76,7 @@ public abstract class RunOptions {
     return 2;
   }
 
-  /** The simulated server of the {@code local} adapter. Default: the simulator's defaults. */
+  /** The simulated server. Default: the simulator's defaults (a Slurm job always uses the defaults). */
   @Value.Default
   public SimConfig simulator() {
     return SimConfig.defaults();

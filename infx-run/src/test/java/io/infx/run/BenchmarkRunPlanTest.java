@@ -111,4 +111,27 @@ class BenchmarkRunPlanTest {
         .adapter("k8s").build())).isInstanceOf(UsageException.class).hasMessageContaining("unknown adapter 'k8s'");
     assertThat(Files.exists(tmp.resolve("matrix.json"))).isFalse();
   }
+
+  @Test
+  void adapterOptionsAreCheckedBeforeAnythingRuns() throws Exception {
+    Path cfg = TestConfigs.write(tmp, "m.yaml", TestConfigs.singleNode("k", "h200", 1024, 1024, "[4]"));
+    assertThatThrownBy(() -> BenchmarkRun.of(RunOptions.builder().addConfigFiles(cfg).out(tmp)
+        .adapter("slurm").putAdapterOptions("slurm.partiton", "debug").build()))
+        .isInstanceOf(UsageException.class).hasMessageContaining("unknown adapter option 'slurm.partiton'");
+    assertThatThrownBy(() -> BenchmarkRun.of(RunOptions.builder().addConfigFiles(cfg).out(tmp)
+        .putAdapterOptions("slurm.partition", "debug").build()))
+        .isInstanceOf(UsageException.class).hasMessageContaining("not for adapter 'local'");
+    assertThat(Files.exists(tmp.resolve("matrix.json"))).isFalse();
+  }
+
+  @Test
+  void agentxRowsAreSkippedOffTheLocalAdapter() {
+    RunPlan plan = plan(RunOptions.builder().addConfigFiles(TestConfigs.examples().resolve("example-master.yaml"))
+        .selection(Selection.parse(List.of("--scenario-type", "agentic-coding", "--max-conc", "4")))
+        .adapter("slurm"));
+    assertThat(plan.points()).isNotEmpty().allSatisfy(p -> {
+      assertThat(p.action()).isEqualTo(PlannedPoint.Action.SKIP);
+      assertThat(p.note()).contains("local adapter only");
+    });
+  }
 }

@@ -41,6 +41,12 @@ class LocalSimulatorRunTest {
     assertThat(raw.get("num_prompts").asInt()).isEqualTo(12);         // 3 per unit of concurrency
     assertThat(raw.get("max_concurrency").asInt()).isEqualTo(4);
     assertThat(raw.get("completed").asInt()).isEqualTo(12);
+    // launched through infx-fleet: the point's workspace has the fleet's launch record
+    Path work = out.layout().pointDir(out.plan().points().get(1).resultFilename());
+    JsonNode event = Json.mapper().readTree(work.resolve("job_event.json").toFile());
+    assertThat(event.get("identity").get("adapter").asText()).isEqualTo("local");
+    assertThat(event.get("outcome").asText()).isEqualTo("succeeded");
+    assertThat(work.resolve("launch.env")).content().contains("CONC=4\n");
   }
 
   @Test

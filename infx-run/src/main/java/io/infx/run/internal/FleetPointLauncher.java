@@ -1,0 +1,73 @@
+package io.infx.run.internal;
+
+import io.infx.core.json.Json;
+import io.infx.fleet.MatrixRow;
+import io.infx.fleet.RunContext;
+import io.infx.fleet.RunnerName;
+import io.infx.fleet.bench.ClientSettings;
+import io.infx.fleet.bench.ServerSpec;
+import io.infx.fleet.launch.FleetLauncher;
+import io.infx.fleet.launch.LaunchResult;
+import io.infx.fleet.spi.AdapterOptions;
+import io.infx.fleet.spi.LogSink;
+import io.infx.run.PlannedPoint;
+import io.infx.run.PointLauncher;
+import io.infx.run.PointResult;
+import io.infx.run.RunOptions;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+
+/**
+ * Launches fixed-seq-len points through {@code infx-fleet} ({@link FleetLauncher}, the same path as
+ * {@code infx fleet launch}) on the run's adapter, with the embedded simulator as the server: the
+ * point's workspace gets {@code launch.env}, {@code artifact_plan.json}, the raw result, its
+ * aggregate and {@code job_event.json}. AgentX points replay traces in this JVM
+ * ({@link AgenticSimulatorLauncher}); the planner only lets them through on {@code local}.
+ */
+public final class FleetPointLauncher implements PointLauncher {
+
+  private final RunOptions options;
+  private final RunContext context;
+  private final PointLauncher agentic;
+
+  public FleetPointLauncher(RunOptions options, RunContext context) {
+    this.options = options;
+    this.context = context;
+    this.agentic = new AgenticSimulatorLauncher(options);
+  }
+
+  @Override
+  public PointResult launch(PlannedPoint point, Path workDir, PrintWriter log) throws Exception {
+    if (point.agentic()) {
+      return agentic.launch(point, workDir, log);
+    }
+    int conc = point.conc().get(0);
+    log.println("infx run: " + point.resultFilename() + " through the fleet adapter '" + options.adapter() + "'");
+    LaunchResult r = FleetLauncher.builder()
+        .row(MatrixRow.of(Json.mapper().valueToTree(point.row().fields())))
+        .runner(RunnerName.of(point.runner()))
+        .workspace(workDir)
+        .context(context)
+        .adapter(options.adapter())
+        .options(AdapterOptions.of(options.adapterOptions()))
+        .server(new ServerSpec.Embedded(options.simulator()))
+        .client(ClientSettings.builder()
+            .numPrompts(options.promptsPerConc() * conc)
+            .numWarmups(options.warmupsPerConc() * conc)
+            .build())
+        .timeLimit(options.pointTimeout())
+        .log(LogSink.to(log))
+        .launch();
+    if (!r.resultFilename().equals(point.resultFilename())) {
+      // the plan and the fleet project the same row, runner and context: a mismatch is a bug
+      throw new IllegalStateException("fleet named the point " + r.resultFilename() + ", the plan "
+          + point.resultFilename());
+    }
+    if (r.exitCode() == 0 && r.aggregateFile().isPresent()) {
+      return PointResult.succeeded(r.aggregateFile().get());
+    }
+    String why = r.error().map(f -> f.stage() + ": " + f.message())
+        .orElse("job ended " + r.status().state() + " (exit " + r.exitCode() + ")");
+    return PointResult.failed(why);
+  }
+}
