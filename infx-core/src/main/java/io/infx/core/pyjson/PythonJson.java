@@ -32,7 +32,17 @@ public final class PythonJson {
   /** {@code json.dumps(node, indent=indent, sort_keys=sortKeys)}. */
   public static String dumps(JsonNode node, int indent, boolean sortKeys) {
     StringBuilder sb = new StringBuilder();
-    write(sb, node, indent, 0, sortKeys);
+    write(sb, node, indent, 0, sortKeys, indent >= 0 ? "," : ", ", ": ");
+    return sb.toString();
+  }
+
+  /**
+   * {@code json.dumps(node, sort_keys=True, separators=(",", ":"))}: the canonical one-line form
+   * without whitespace (the reference's recipe fingerprint and structural comparisons).
+   */
+  public static String dumpsCompactSorted(JsonNode node) {
+    StringBuilder sb = new StringBuilder();
+    write(sb, node, -1, 0, true, ",", ":");
     return sb.toString();
   }
 
@@ -52,7 +62,8 @@ public final class PythonJson {
     return Integer.compare(a.length() - i, b.length() - j);
   };
 
-  private static void write(StringBuilder sb, JsonNode node, int indent, int level, boolean sortKeys) {
+  private static void write(StringBuilder sb, JsonNode node, int indent, int level, boolean sortKeys,
+      String itemSep, String keySep) {
     if (node == null || node.isNull() || node.isMissingNode()) {
       sb.append("null");
     } else if (node.isBoolean()) {
@@ -73,11 +84,11 @@ public final class PythonJson {
       boolean first = true;
       while (it.hasNext()) {
         if (!first) {
-          sb.append(indent >= 0 ? "," : ", ");
+          sb.append(itemSep);
         }
         first = false;
         newline(sb, indent, level + 1);
-        write(sb, it.next(), indent, level + 1, sortKeys);
+        write(sb, it.next(), indent, level + 1, sortKeys, itemSep, keySep);
       }
       newline(sb, indent, level);
       sb.append(']');
@@ -98,13 +109,13 @@ public final class PythonJson {
       while (it.hasNext()) {
         Map.Entry<String, JsonNode> e = it.next();
         if (!first) {
-          sb.append(indent >= 0 ? "," : ", ");
+          sb.append(itemSep);
         }
         first = false;
         newline(sb, indent, level + 1);
         appendString(sb, e.getKey());
-        sb.append(": ");
-        write(sb, e.getValue(), indent, level + 1, sortKeys);
+        sb.append(keySep);
+        write(sb, e.getValue(), indent, level + 1, sortKeys, itemSep, keySep);
       }
       newline(sb, indent, level);
       sb.append('}');
@@ -122,7 +133,14 @@ public final class PythonJson {
     sb.append(" ".repeat(indent * level));
   }
 
-  private static void appendString(StringBuilder sb, String s) {
+  private static final char[] HEX = "0123456789abcdef".toCharArray();
+
+  /**
+   * Appends {@code s} as a JSON string literal with {@code ensure_ascii} escaping: Python's short
+   * escapes for {@code " \\ \n \r \t \b \f}, everything else outside {@code ' '..'~'} as a
+   * lowercase {@code \\uXXXX} (astral characters as their surrogate pair).
+   */
+  public static void appendString(StringBuilder sb, CharSequence s) {
     sb.append('"');
     for (int i = 0; i < s.length(); i++) {
       char c = s.charAt(i);
@@ -136,7 +154,8 @@ public final class PythonJson {
         case '\f' -> sb.append("\\f");
         default -> {
           if (c < 0x20 || c > 0x7e) {
-            sb.append(String.format("\\u%04x", (int) c));
+            sb.append("\\u").append(HEX[(c >> 12) & 0xf]).append(HEX[(c >> 8) & 0xf])
+                .append(HEX[(c >> 4) & 0xf]).append(HEX[c & 0xf]);
           } else {
             sb.append(c);
           }

@@ -1,8 +1,8 @@
 package io.infx.fleet.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.infx.core.pyjson.PythonJson;
 import java.util.Iterator;
-import java.util.Locale;
 import java.util.Map;
 
 /** How row values become environment strings, the way the reference's workflow renders them. */
@@ -79,27 +79,7 @@ public final class EnvValues {
   }
 
   private static void string(String s, StringBuilder sb) {
-    sb.append('"');
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      switch (c) {
-        case '"' -> sb.append("\\\"");
-        case '\\' -> sb.append("\\\\");
-        case '\n' -> sb.append("\\n");
-        case '\r' -> sb.append("\\r");
-        case '\t' -> sb.append("\\t");
-        case '\b' -> sb.append("\\b");
-        case '\f' -> sb.append("\\f");
-        default -> {
-          if (c < 0x20 || c > 0x7e) {
-            sb.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
-          } else {
-            sb.append(c);
-          }
-        }
-      }
-    }
-    sb.append('"');
+    PythonJson.appendString(sb, s);
   }
 
   /** {@code srt-recipe} → {@code SRT_RECIPE}: upper case, every non-alphanumeric becomes {@code _}. */

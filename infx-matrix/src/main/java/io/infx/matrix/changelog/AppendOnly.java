@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.infx.core.InfxException;
-import io.infx.matrix.changelog.internal.PythonJson;
+import io.infx.core.pyjson.PythonJson;
 import io.infx.matrix.changelog.internal.RawMasters;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -130,7 +130,7 @@ public final class AppendOnly {
   }
 
   private static String canon(JsonNode n) {
-    return n == null ? null : PythonJson.dumpsSorted(n);
+    return n == null ? null : PythonJson.dumpsCompactSorted(n);
   }
 
   private static String text(JsonNode n) {

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.infx.core.InfxException;
-import io.infx.matrix.changelog.internal.PythonJson;
+import io.infx.core.pyjson.PythonJson;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -48,7 +48,7 @@ public final class RecipeFingerprint {
    * Two rows belong to the same curve iff their canonical recipes are equal.
    */
   public static String canonicalRecipe(ObjectNode row) {
-    return PythonJson.dumpsSorted(recipeIdentity(row));
+    return PythonJson.dumpsCompactSorted(recipeIdentity(row));
   }
 
   /** The row without its point-level fields, with historical recipe selectors normalized. */

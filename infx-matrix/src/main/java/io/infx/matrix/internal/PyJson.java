@@ -1,5 +1,6 @@
 package io.infx.matrix.internal;
 
+import io.infx.core.pyjson.PythonJson;
 import java.util.Collection;
 import java.util.Map;
 
@@ -41,7 +42,7 @@ public final class PyJson {
       boolean first = true;
       Iterable<? extends Map.Entry<?, ?>> entries = m.entrySet();
       if (sortKeys) {
-        java.util.TreeMap<String, Object> sorted = new java.util.TreeMap<>();
+        java.util.TreeMap<String, Object> sorted = new java.util.TreeMap<>(PythonJson.CODE_POINT_ORDER);
         for (Map.Entry<?, ?> e : m.entrySet()) {
           sorted.put((String) e.getKey(), e.getValue());
         }
@@ -73,30 +74,7 @@ public final class PyJson {
     }
   }
 
-  private static final char[] HEX = "0123456789abcdef".toCharArray();
-
   static void string(StringBuilder sb, String s) {
-    sb.append('"');
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      switch (c) {
-        case '"' -> sb.append("\\\"");
-        case '\\' -> sb.append("\\\\");
-        case '\n' -> sb.append("\\n");
-        case '\r' -> sb.append("\\r");
-        case '\t' -> sb.append("\\t");
-        case '\b' -> sb.append("\\b");
-        case '\f' -> sb.append("\\f");
-        default -> {
-          if (c < 0x20 || c > 0x7e) {
-            sb.append("\\u").append(HEX[(c >> 12) & 0xf]).append(HEX[(c >> 8) & 0xf])
-                .append(HEX[(c >> 4) & 0xf]).append(HEX[c & 0xf]);
-          } else {
-            sb.append(c);
-          }
-        }
-      }
-    }
-    sb.append('"');
+    PythonJson.appendString(sb, s);
   }
 }

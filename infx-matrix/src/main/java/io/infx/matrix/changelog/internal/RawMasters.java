@@ -3,6 +3,7 @@ package io.infx.matrix.changelog.internal;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.infx.core.InfxException;
+import io.infx.core.pyjson.PythonJson;
 import io.infx.matrix.changelog.ConfigText;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -51,6 +52,6 @@ public final class RawMasters {
     if (a == null || b == null) {
       return a == b;
     }
-    return PythonJson.dumpsSorted(a).equals(PythonJson.dumpsSorted(b));
+    return PythonJson.dumpsCompactSorted(a).equals(PythonJson.dumpsCompactSorted(b));
   }
 }
