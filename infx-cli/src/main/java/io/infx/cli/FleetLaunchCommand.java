@@ -23,7 +23,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "launch", mixinStandardHelpOptions = true, description = {
     "Run one matrix row on a runner: server (the embedded simulator unless --server-cmd) + client, "
         + "on this machine, as a Slurm job, or with the server in a container.",
-    "Writes OUT/<RESULT_FILENAME>.json (raw), OUT/agg_<RESULT_FILENAME>.json, server.log, launch.env, "
+    "Writes OUT/<RESULT_FILENAME>.json (raw), OUT/agg_<RESULT_FILENAME>.json, server.log (with --server-cmd), launch.env, "
         + "artifact_plan.json and job_event.json; prints the raw and aggregate paths on stdout."})
 final class FleetLaunchCommand implements Callable<Integer> {
 

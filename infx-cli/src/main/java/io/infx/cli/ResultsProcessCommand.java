@@ -1,18 +1,12 @@
 package io.infx.cli;
 
-import com.fasterxml.jackson.core.type.TypeReference;
-import io.infx.core.InfxException;
 import io.infx.core.UsageException;
-import io.infx.core.json.Json;
 import io.infx.results.MultiNodeBatch;
 import io.infx.results.NormalizerOptions;
 import io.infx.results.PowerRequiredException;
 import io.infx.results.ProcessedResult;
 import io.infx.results.ResultProcessor;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -50,8 +44,9 @@ public final class ResultsProcessCommand implements Callable<Integer> {
   Path dir;
 
   @Option(names = "--env-file", paramLabel = "FILE",
-      description = "Use exactly the variables of this JSON object (string -> string) instead of "
-          + "the process environment, e.g. a conformance case's env.json.")
+      description = "Use exactly the variables of this file instead of the process environment: a JSON "
+          + "object of strings (e.g. a conformance case's env.json) or KEY=VALUE lines (e.g. the "
+          + "launch.env that infx fleet launch and infx run write).")
   Path envFile;
 
   @Option(names = "--all",
@@ -74,7 +69,7 @@ public final class ResultsProcessCommand implements Callable<Integer> {
       case "upstream" -> NormalizerOptions.upstreamGuards();
       default -> throw new UsageException("--mode must be 'reference' or 'upstream', got '" + mode + "'");
     };
-    Map<String, String> env = envFile == null ? System.getenv() : readEnv(envFile);
+    Map<String, String> env = envFile == null ? System.getenv() : AgenticAggregateCommand.readEnvFile(envFile);
     Path workDir = (dir == null ? Path.of("") : dir).toAbsolutePath();
     if (all) {
       MultiNodeBatch.Report report = MultiNodeBatch.processAll(env, workDir, options);
@@ -102,15 +97,5 @@ public final class ResultsProcessCommand implements Callable<Integer> {
           + "(more than 5% of requests failed); the aggregate was written");
     }
     return result.exitCode();
-  }
-
-  private static Map<String, String> readEnv(Path file) {
-    try {
-      return Json.mapper().readValue(Files.readAllBytes(file),
-          new TypeReference<LinkedHashMap<String, String>>() {});
-    } catch (IOException e) {
-      throw new InfxException("file", "--env-file " + file
-          + " must be a JSON object of strings: " + e.getMessage().lines().findFirst().orElse(""), e);
-    }
   }
 }

@@ -71,7 +71,7 @@ public final class RunCommand implements Callable<Integer> {
           + "slurm.account, slurm.mode=batch|alloc, slurm.gpus (0 on a Slurm without GPUs), slurm.gres, …")
   List<String> adapterOptions = new ArrayList<>();
 
-  @Option(names = {"-o", "--out"}, paramLabel = "DIR",
+  @Option(names = "--out", paramLabel = "DIR",
       description = "Run directory (default: infx-out/<first config's name>).")
   Path out;
 
@@ -246,8 +246,8 @@ public final class RunCommand implements Callable<Integer> {
       }
       out.println();
     }
-    out.printf(Locale.ROOT, "%d points: %d succeeded, %d resumed, %d failed, %d skipped%n",
-        outcome.points().size(), outcome.count(PointOutcome.Status.SUCCEEDED),
+    out.printf(Locale.ROOT, "%d point%s: %d succeeded, %d resumed, %d failed, %d skipped%n",
+        outcome.points().size(), outcome.points().size() == 1 ? "" : "s", outcome.count(PointOutcome.Status.SUCCEEDED),
         outcome.count(PointOutcome.Status.RESUMED), outcome.count(PointOutcome.Status.FAILED),
         outcome.count(PointOutcome.Status.SKIPPED));
     for (PointOutcome o : outcome.points()) {

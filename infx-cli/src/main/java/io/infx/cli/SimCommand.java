@@ -33,18 +33,18 @@ public final class SimCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Option(names = "--host", defaultValue = "127.0.0.1") String host;
+  @Option(names = "--host", defaultValue = "127.0.0.1", description = "Address to listen on (default: ${DEFAULT-VALUE}).") String host;
 
   @Option(names = "--port", defaultValue = "8000", description = "0 picks a free port (default: ${DEFAULT-VALUE}).")
   int port;
 
-  @Option(names = "--model", defaultValue = "infx-sim") String model;
+  @Option(names = "--model", defaultValue = "infx-sim", description = "Model name served in /v1/models and the responses (default: ${DEFAULT-VALUE}).") String model;
 
-  @Option(names = "--max-num-seqs", defaultValue = "256") int maxNumSeqs;
+  @Option(names = "--max-num-seqs", defaultValue = "256", description = "Sequences decoded together; more wait in the queue (default: ${DEFAULT-VALUE}).") int maxNumSeqs;
 
-  @Option(names = "--max-model-len", defaultValue = "131072") int maxModelLen;
+  @Option(names = "--max-model-len", defaultValue = "131072", description = "Longest prompt + output in tokens; longer requests get a 400 (default: ${DEFAULT-VALUE}).") int maxModelLen;
 
-  @Option(names = "--prefill-tokens-per-second", defaultValue = "50000") double prefill;
+  @Option(names = "--prefill-tokens-per-second", defaultValue = "50000", description = "Prefill speed for uncached prompt tokens (default: ${DEFAULT-VALUE}).") double prefill;
 
   @Option(names = "--decode-step-ms", defaultValue = "2.0", description = "Fixed part of a decode step.")
   double decodeStepMs;
@@ -52,18 +52,18 @@ public final class SimCommand implements Callable<Integer> {
   @Option(names = "--decode-step-per-seq-us", defaultValue = "20", description = "Extra step time per running sequence.")
   double perSeqUs;
 
-  @Option(names = "--stream-interval", defaultValue = "1") int streamInterval;
+  @Option(names = "--stream-interval", defaultValue = "1", description = "Tokens per streamed chunk, as vLLM's --stream-interval (default: ${DEFAULT-VALUE}).") int streamInterval;
 
   @Option(names = "--block-size", defaultValue = "16", description = "Prefix-cache block size in tokens.")
   int blockSize;
 
-  @Option(names = "--prefix-cache-blocks", defaultValue = "65536") int cacheBlocks;
+  @Option(names = "--prefix-cache-blocks", defaultValue = "65536", description = "Prefix-cache capacity in blocks (default: ${DEFAULT-VALUE}).") int cacheBlocks;
 
-  @Option(names = "--no-prefix-caching") boolean noPrefixCaching;
+  @Option(names = "--no-prefix-caching", description = "Disable the prefix cache.") boolean noPrefixCaching;
 
-  @Option(names = "--seed", defaultValue = "0") long seed;
+  @Option(names = "--seed", defaultValue = "0", description = "Seed of generated text and faults (default: ${DEFAULT-VALUE}).") long seed;
 
-  @Option(names = "--io-threads", defaultValue = "1") int ioThreads;
+  @Option(names = "--io-threads", defaultValue = "1", description = "HTTP I/O threads (default: ${DEFAULT-VALUE}).") int ioThreads;
 
   @Option(names = "--fault-rate", defaultValue = "0", description = "Probability that a request is faulty.")
   double faultRate;
@@ -71,7 +71,7 @@ public final class SimCommand implements Callable<Integer> {
   @Option(names = "--fault", arity = "1..*", description = "Fault kinds with optional weights: http_400, http_500, reset_mid_stream, stall, delayed_headers, malformed_chunk, in_stream_error (e.g. http_500=2).")
   List<String> faults = new ArrayList<>();
 
-  @Option(names = "--timeline-capacity", defaultValue = "10000") int timelineCapacity;
+  @Option(names = "--timeline-capacity", defaultValue = "10000", description = "Per-request timelines kept for GET /infx/timeline/<id> (default: ${DEFAULT-VALUE}).") int timelineCapacity;
 
   @Option(names = "--http2", description = "Serve HTTP/2 over cleartext (prior knowledge) instead of HTTP/1.1.")
   boolean http2;

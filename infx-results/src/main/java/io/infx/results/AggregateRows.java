@@ -134,8 +134,9 @@ public final class AggregateRows {
   }
 
   /**
-   * Loads aggregate rows from files and directories (every {@code *.json} below, sorted). A file may
-   * hold one row or an array of rows. AgentX rows and rows that are not valid fixed-sequence
+   * Loads aggregate rows from files and directories (every {@code *.json} below, sorted; for a run
+   * directory with {@code results_bmk/agg_bmk.json}, that collected file only). A file may hold
+   * one row or an array of rows. AgentX rows and rows that are not valid fixed-sequence
    * aggregates are returned separately, never silently dropped.
    *
    * @throws InfxException kind {@code file} when a path does not exist or a file is not JSON
@@ -177,6 +178,12 @@ public final class AggregateRows {
     }
     if (!Files.isDirectory(p)) {
       throw new InfxException("file", "no such file or directory: " + p);
+    }
+    // A run directory (infx run, or a downloaded CI run) holds every point three times: per-point
+    // files, the artifact copies and the collected results_bmk/agg_bmk.json. Read the collected one.
+    Path collected = p.resolve("results_bmk").resolve(ResultNames.COLLECTED_FILE);
+    if (Files.isRegularFile(collected)) {
+      return List.of(collected);
     }
     try (Stream<Path> s = Files.walk(p)) {
       return s.filter(f -> f.getFileName().toString().endsWith(".json"))

@@ -236,4 +236,27 @@ class ReportsTest {
     assertThat(r.byHardware().get("h200-x8")).isEqualTo(new SuccessRate.Stats(1, 1));
     assertThat(r.unexpected()).isEmpty();
   }
+
+  @Test
+  void aRunDirectoryIsReadThroughItsCollectedFileOnly() throws IOException {
+    // the infx run layout: every point three times (point dir, artifact copy, collected array)
+    Path run = Files.createDirectories(dir.resolve("run"));
+    ObjectNode r1 = row("h200", 1, 100, 0.1, 10);
+    ObjectNode r2 = row("h200", 2, 190, 0.1, 11);
+    Files.createDirectories(run.resolve("points/p1"));
+    Files.writeString(run.resolve("points/p1/agg_p1.json"), r1.toString());
+    Files.createDirectories(run.resolve("bmk/bmk_p1"));
+    Files.writeString(run.resolve("bmk/bmk_p1/agg_p1.json"), r1.toString());
+    Files.writeString(run.resolve("run.json"), "{\"points\": []}");
+    Files.createDirectories(run.resolve("results_bmk"));
+    Files.writeString(run.resolve("results_bmk/agg_bmk.json"), "[" + r1 + "," + r2 + "]");
+
+    AggregateRows.Loaded loaded = AggregateRows.load(List.of(run));
+
+    assertThat(loaded.rows()).extracting(r -> r.row().conc()).containsExactly(1, 2);
+    assertThat(loaded.invalid()).isEmpty();
+    // without the collected file, every aggregate below the directory counts
+    Files.delete(run.resolve("results_bmk/agg_bmk.json"));
+    assertThat(AggregateRows.load(List.of(run)).rows()).hasSize(2);
+  }
 }

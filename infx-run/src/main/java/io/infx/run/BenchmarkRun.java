@@ -194,7 +194,13 @@ public final class BenchmarkRun {
     if (Files.isRegularFile(beside)) {
       return options.configFiles().get(0).resolveSibling("runners.yaml");
     }
-    return Path.of("configs", "runners.yaml");
+    Path fallback = Path.of("configs", "runners.yaml");
+    if (!Files.isRegularFile(fallback)) {
+      throw new UsageException("no runner file: neither " + options.configFiles().get(0).resolveSibling("runners.yaml")
+          + " (next to the first config) nor " + fallback + " (in the working directory) exists; "
+          + "pass --runner-config FILE");
+    }
+    return fallback;
   }
 
   private static String defaultRunner(RunnerInventory runners, String label) {
@@ -226,8 +232,17 @@ public final class BenchmarkRun {
    */
   public RunOutcome run(RunListener listener) {
     RunPlan plan = plan();
+    if (plan.points().isEmpty()) {
+      throw new InfxException("selection", "the configs and filters select no matrix row: nothing to run "
+          + "(see the plan with --dry-run; widen the filters)");
+    }
     listener.planned(plan);
     RunLayout layout = layout();
+    int stale = removeStaleArtifacts(plan, layout);
+    if (stale > 0) {
+      listener.note("set aside " + stale + " result(s) of an earlier run in " + layout.dir()
+          + " that this plan does not hold (bmk/ → stale/; their points/ directories are kept)");
+    }
     AtomicFiles.writeString(layout.matrixFile(), plan.matrix().toJson() + "\n");
     List<PointOutcome> outcomes = new ArrayList<>();
     int total = (int) plan.count(PlannedPoint.Action.RUN);
@@ -347,6 +362,39 @@ public final class BenchmarkRun {
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
       throw new IllegalStateException(e);
     }
+  }
+
+  /**
+   * Moves the per-point artifacts of an earlier run into the same directory that this plan does
+   * not hold out of {@code bmk/}, so the collected results and the report show this run only.
+   * Nothing is deleted: they go to {@code stale/}.
+   */
+  private static int removeStaleArtifacts(RunPlan plan, RunLayout layout) {
+    Path bmk = layout.artifactsDir();
+    if (!Files.isDirectory(bmk)) {
+      return 0;
+    }
+    Set<Path> keep = new java.util.HashSet<>();
+    for (PlannedPoint p : plan.points()) {
+      keep.add(layout.artifactAggregate(p.resultFilename(), p.agentic()).getParent().getFileName());
+    }
+    int moved = 0;
+    try (var entries = Files.list(bmk)) {
+      for (Path e : entries.sorted().toList()) {
+        if (!keep.contains(e.getFileName())) {
+          Path target = layout.dir().resolve("stale").resolve(e.getFileName());
+          Files.createDirectories(target.getParent());
+          if (Files.exists(target)) {
+            deleteTree(target);
+          }
+          Files.move(e, target);
+          moved++;
+        }
+      }
+    } catch (IOException e) {
+      throw new InfxException("file", "cannot set aside earlier results in " + bmk + ": " + e.getMessage(), e);
+    }
+    return moved;
   }
 
   private static ReportPoints collect(RunLayout layout) {

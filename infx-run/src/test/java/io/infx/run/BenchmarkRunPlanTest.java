@@ -134,4 +134,13 @@ class BenchmarkRunPlanTest {
       assertThat(p.note()).contains("local adapter only");
     });
   }
+
+  @Test
+  void aMissingRunnerFileNamesBothPlacesAndTheOption() throws Exception {
+    Path cfg = TestConfigs.write(tmp.resolve("cfg"), "m.yaml", TestConfigs.singleNode("k", "h200", 1024, 1024, "[4]"));
+    assertThatThrownBy(() -> plan(RunOptions.builder().addConfigFiles(cfg)))
+        .isInstanceOf(UsageException.class)
+        .hasMessageContaining(cfg.resolveSibling("runners.yaml").toString())
+        .hasMessageContaining("--runner-config");
+  }
 }

@@ -146,4 +146,37 @@ class BenchmarkRunTest {
     assertThat(Set.of("matrix.json", "run.json", "report.html", "results_bmk", "bmk", "points", "charts"))
         .allMatch(n -> Files.exists(out.layout().dir().resolve(n)));
   }
+
+  @Test
+  void aRunIntoAnEarlierRunsDirectoryCollectsOnlyItsOwnPoints() throws Exception {
+    BenchmarkRun.of(options(), (p, work, log) -> fakeLaunch(p, work)).run(RunListener.NONE);
+    List<String> notes = new ArrayList<>();
+    RunOptions narrower = RunOptions.builder().from(options())
+        .selection(Selection.parse(List.of("--max-conc", "2"))).build();
+    RunOutcome out = BenchmarkRun.of(narrower, (p, work, log) -> fakeLaunch(p, work)).run(new RunListener() {
+      @Override public void note(String message) {
+        notes.add(message);
+      }
+    });
+
+    JsonNode rows = Json.mapper().readTree(out.layout().collectedFile().toFile());
+    assertThat(rows).extracting(r -> r.get("conc").asInt()).containsExactlyInAnyOrder(1, 2);
+    assertThat(out.collected().points()).hasSize(2);
+    assertThat(notes).anySatisfy(n -> assertThat(n).contains("set aside 1 result"));
+    // nothing is lost: the conc-4 artifact moved to stale/, its point directory stayed
+    assertThat(Files.list(out.layout().dir().resolve("stale")).toList()).hasSize(1);
+    String conc4 = launched.stream().filter(n -> n.contains("conc4")).findFirst().orElseThrow();
+    assertThat(out.layout().pointDir(conc4).resolve("agg_" + conc4 + ".json")).exists();
+  }
+
+  @Test
+  void aSelectionWithoutRowsIsAnErrorAndWritesNothing() {
+    RunOptions none = RunOptions.builder().from(options())
+        .selection(Selection.parse(List.of("--min-conc", "64"))).build();
+    org.assertj.core.api.Assertions.assertThatThrownBy(() ->
+            BenchmarkRun.of(none, (p, work, log) -> fakeLaunch(p, work)).run(RunListener.NONE))
+        .isInstanceOf(io.infx.core.InfxException.class).hasMessageContaining("select no matrix row");
+    assertThat(tmp.resolve("out")).doesNotExist();
+    assertThat(launched).isEmpty();
+  }
 }
