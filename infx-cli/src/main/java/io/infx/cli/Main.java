@@ -70,9 +70,20 @@ public final class Main implements Runnable {
   /** The configured command tree (exception handlers included), for embedding and tests. */
   public static CommandLine commandLine() {
     CommandLine cmd = new CommandLine(new Main());
+    shareVersion(cmd, cmd.getCommandSpec().version());
     cmd.setExecutionExceptionHandler(Main::handleExecutionException);
     cmd.setParameterExceptionHandler(Main::handleParameterException);
     return cmd;
+  }
+
+  /** Every subcommand's {@code -V} prints the version too, not an empty line. */
+  private static void shareVersion(CommandLine cmd, String[] version) {
+    for (CommandLine sub : cmd.getSubcommands().values()) {
+      if (sub.getCommandSpec().version().length == 0) {
+        sub.getCommandSpec().version(version);
+      }
+      shareVersion(sub, version);
+    }
   }
 
   private static int handleExecutionException(

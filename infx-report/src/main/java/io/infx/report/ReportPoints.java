@@ -60,7 +60,9 @@ public record ReportPoints(List<ReportPoint> points, List<ReportProblem> skipped
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
       String where = e.getLocation() == null ? ""
           : ":" + e.getLocation().getLineNr() + ":" + e.getLocation().getColumnNr();
-      throw new InfxException("file", file + where + ": not valid JSON: " + e.getOriginalMessage(), e);
+      // Jackson's "start marker at [Source: REDACTED …; line: 1, …]" without the source part
+      String why = e.getOriginalMessage().replaceAll("\\[Source: [^;]*; ", "[");
+      throw new InfxException("file", file + where + ": not valid JSON: " + why, e);
     } catch (IOException e) {
       throw new InfxException("file", "cannot read " + file + ": " + e.getMessage(), e);
     }

@@ -67,7 +67,18 @@ public sealed interface Selection {
     argv.add("--runner-config");
     argv.add("<runners>");
     argv.addAll(generateArgs);
-    GeneratorCommandLine.Request r = GeneratorCommandLine.parse(argv);
+    GeneratorCommandLine.Request r;
+    try {
+      r = GeneratorCommandLine.parse(argv);
+    } catch (UsageException e) {
+      if (!e.getMessage().contains("unrecognized arguments")) {
+        throw e;
+      }
+      throw new UsageException(e.getMessage() + (testConfig
+          ? " (with --config-keys the test-config filters apply: see infx generate test-config --help)"
+          : " (without --config-keys the full-sweep filters apply: see infx generate full-sweep --help;"
+              + " --conc and the other test-config filters need --config-keys)"));
+    }
     if (r instanceof GeneratorCommandLine.FullSweep f) {
       return new FullSweep(f.options());
     }

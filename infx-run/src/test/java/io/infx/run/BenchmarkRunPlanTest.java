@@ -71,6 +71,12 @@ class BenchmarkRunPlanTest {
         .isInstanceOf(UsageException.class).hasMessageContaining("--max-conc");
     assertThatThrownBy(() -> Selection.parse(List.of("--config-files", "x.yaml")))
         .isInstanceOf(UsageException.class).hasMessageContaining("not a filter");
+    // a test-config filter without --config-keys, and the reverse, say which filters apply
+    assertThatThrownBy(() -> Selection.parse(List.of("--conc", "4")))
+        .isInstanceOf(UsageException.class).hasMessageContaining("unrecognized arguments: --conc 4")
+        .hasMessageContaining("need --config-keys");
+    assertThatThrownBy(() -> Selection.parse(List.of("--config-keys", "k", "--max-conc", "4")))
+        .isInstanceOf(UsageException.class).hasMessageContaining("test-config filters apply");
   }
 
   @Test
