@@ -107,7 +107,12 @@ public final class BenchmarkRun {
     if (options.adapter().equals("slurm")) {
       SlurmAdapter.settings(adapterOptions); // rejects unknown keys and bad values before any point runs
     }
-    return new FleetPointLauncher(options, context(options));
+    // the fleet routes by the runners.yaml cluster records (Slurm settings, env), as
+    // infx fleet launch --runner-config does; loaded when the first point launches
+    return new FleetPointLauncher(options, context(options), () -> {
+      Path f = runnerFile(options);
+      return RunnerInventory.load(Source.file(f, f.toString()));
+    });
   }
 
   /** The launch context every point is projected with (the plan and the fleet must agree). */
@@ -137,7 +142,7 @@ public final class BenchmarkRun {
     for (Path f : options.configFiles()) {
       sources.add(Source.file(f, f.toString()));
     }
-    Path runnerFile = runnerFile();
+    Path runnerFile = runnerFile(options);
     Catalog catalog = Catalog.load(sources);
     RunnerInventory runners = RunnerInventory.load(Source.file(runnerFile, runnerFile.toString()));
     Matrix matrix = options.selection() instanceof Selection.TestConfig t
@@ -185,7 +190,7 @@ public final class BenchmarkRun {
     return Optional.empty();
   }
 
-  private Path runnerFile() {
+  private static Path runnerFile(RunOptions options) {
     if (options.runnerConfig().isPresent()) {
       return options.runnerConfig().get();
     }

@@ -46,7 +46,8 @@ class LocalSimulatorRunTest {
     JsonNode event = Json.mapper().readTree(work.resolve("job_event.json").toFile());
     assertThat(event.get("identity").get("adapter").asText()).isEqualTo("local");
     assertThat(event.get("outcome").asText()).isEqualTo("succeeded");
-    assertThat(work.resolve("launch.env")).content().contains("CONC=4\n");
+    assertThat(work.resolve("launch.env")).content().contains("CONC=4\n")
+        .contains("INFX_CLUSTER_NOTE=from the cluster record\n");  // runners.yaml cluster record
   }
 
   @Test

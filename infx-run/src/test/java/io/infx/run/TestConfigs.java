@@ -19,6 +19,7 @@ final class TestConfigs {
           arch: x86_64
           scheduler: slurm
           slurm: {partition: gpu, exclusive: false}
+          env: {INFX_CLUSTER_NOTE: "from the cluster record"}
       """;
 
   /** One single-node 1k/1k entry at TP8 with the given concurrency list, on label {@code runner}. */

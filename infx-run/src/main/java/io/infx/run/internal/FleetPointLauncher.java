@@ -10,12 +10,14 @@ import io.infx.fleet.launch.FleetLauncher;
 import io.infx.fleet.launch.LaunchResult;
 import io.infx.fleet.spi.AdapterOptions;
 import io.infx.fleet.spi.LogSink;
+import io.infx.matrix.runners.RunnerInventory;
 import io.infx.run.PlannedPoint;
 import io.infx.run.PointLauncher;
 import io.infx.run.PointResult;
 import io.infx.run.RunOptions;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.function.Supplier;
 
 /**
  * Launches fixed-seq-len points through {@code infx-fleet} ({@link FleetLauncher}, the same path as
@@ -29,11 +31,19 @@ public final class FleetPointLauncher implements PointLauncher {
   private final RunOptions options;
   private final RunContext context;
   private final PointLauncher agentic;
+  private final Supplier<RunnerInventory> inventorySource;
+  private RunnerInventory inventory;
 
-  public FleetPointLauncher(RunOptions options, RunContext context) {
+  /**
+   * @param inventory the run's {@code runners.yaml}, read once when the first point launches: the
+   *     fleet takes a cluster record's Slurm settings and env for runners in {@code cluster:<id>}
+   *     labels (explicit adapter options win)
+   */
+  public FleetPointLauncher(RunOptions options, RunContext context, Supplier<RunnerInventory> inventory) {
     this.options = options;
     this.context = context;
     this.agentic = new AgenticSimulatorLauncher(options);
+    this.inventorySource = inventory;
   }
 
   @Override
@@ -43,12 +53,16 @@ public final class FleetPointLauncher implements PointLauncher {
     }
     int conc = point.conc().get(0);
     log.println("infx run: " + point.resultFilename() + " through the fleet adapter '" + options.adapter() + "'");
+    if (inventory == null) {
+      inventory = inventorySource.get();
+    }
     LaunchResult r = FleetLauncher.builder()
         .row(MatrixRow.of(Json.mapper().valueToTree(point.row().fields())))
         .runner(RunnerName.of(point.runner()))
         .workspace(workDir)
         .context(context)
         .adapter(options.adapter())
+        .inventory(inventory)
         .options(AdapterOptions.of(options.adapterOptions()))
         .server(new ServerSpec.Embedded(options.simulator()))
         .client(ClientSettings.builder()
