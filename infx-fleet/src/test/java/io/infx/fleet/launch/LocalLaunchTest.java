@@ -71,6 +71,12 @@ class LocalLaunchTest {
     assertThat(r.error()).isEmpty();
     assertThat(r.exitCode()).isZero();
     assertThat(out.resolve("server.log")).content().contains("test simulator on port").contains("tp=1");
+    // the log follower tails server.log on its own thread: give it time on a loaded machine
+    long deadline = System.nanoTime() + 20_000_000_000L;
+    while (lines.stream().noneMatch(l -> l.startsWith("server: test simulator on port"))
+        && System.nanoTime() < deadline) {
+      Thread.sleep(50);
+    }
     assertThat(lines).anyMatch(l -> l.startsWith("server: test simulator on port"));
     assertThat(r.aggregateFile()).isPresent();
     // NoLeftoverProcesses asserts the server JVM is gone.
