@@ -79,7 +79,7 @@ public final class RawResult {
     o.put("output_lens", m.outputLens());
     if (ctx.saveDetailed()) {
       o.put("ttfts", m.ttfts());
-      o.put("itls", m.itls());
+      o.put("itls", m.itlsView());
       o.put("generated_texts", m.generatedTexts());
       o.put("errors", m.errors());
     }

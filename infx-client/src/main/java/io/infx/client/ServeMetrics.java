@@ -92,17 +92,28 @@ public final class ServeMetrics {
     return b.ttfts.clone();
   }
 
-  /** Per request ITL gaps in seconds. */
+  /** Per request ITL gaps in seconds (a copy: rows are requests, in send order). */
   public double[][] itls() {
+    double[][] copy = new double[b.itls.length][];
+    for (int i = 0; i < copy.length; i++) {
+      copy[i] = b.itls[i].clone();
+    }
+    return copy;
+  }
+
+  /** The same gaps without a copy, for the raw-result writer of this package. */
+  double[][] itlsView() {
     return b.itls;
   }
 
+  /** Per request generated text ("" unless texts were kept, e.g. {@code --save-detailed}). */
   public String[] generatedTexts() {
-    return b.generatedTexts;
+    return b.generatedTexts.clone();
   }
 
+  /** Per request error message ("" for a success), as the reference's {@code errors} list. */
   public String[] errors() {
-    return b.errors;
+    return b.errors.clone();
   }
 
   /** TTFT to the first token-carrying chunk (seconds). */

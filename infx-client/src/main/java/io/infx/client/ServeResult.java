@@ -104,7 +104,7 @@ public final class ServeResult {
     if (ttftHist == null) {
       ttftHist = recorders.ttft.getIntervalHistogram();
     }
-    return ttftHist;
+    return ttftHist.copy(); // a copy: callers may reset or add to it
   }
 
   /** Per-chunk ITL histogram (µs). */
@@ -112,7 +112,7 @@ public final class ServeResult {
     if (itlHist == null) {
       itlHist = recorders.itl.getIntervalHistogram();
     }
-    return itlHist;
+    return itlHist.copy(); // a copy: callers may reset or add to it
   }
 
   /** E2EL histogram (µs). */
@@ -120,7 +120,7 @@ public final class ServeResult {
     if (e2elHist == null) {
       e2elHist = recorders.e2el.getIntervalHistogram();
     }
-    return e2elHist;
+    return e2elHist.copy(); // a copy: callers may reset or add to it
   }
 
   /**

@@ -55,6 +55,12 @@ class ServeBenchmarkSimTest {
       assertThat(m.conserved()).isTrue();
       assertThat(m.peakConcurrency()).isBetween(1, 8);
       assertThat(sim.stats().requestsFinished()).isEqualTo(48);
+      // results are values: what a caller gets back cannot change them
+      double firstGap = m.itls()[0][0];
+      m.itls()[0][0] = 999;
+      assertThat(m.itls()[0][0]).isEqualTo(firstGap);
+      run.ttftHistogram().reset();
+      assertThat(run.ttftHistogram().getTotalCount()).isEqualTo(40);
 
       // measured vs true timeline, per request
       List<Double> ttfts = new ArrayList<>();

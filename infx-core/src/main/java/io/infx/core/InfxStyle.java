@@ -21,6 +21,6 @@ import org.immutables.value.Value;
     visibility = Value.Style.ImplementationVisibility.PUBLIC,
     defaults = @Value.Immutable(copy = true),
     jdkOnly = true,
-    validationMethod = Value.Style.ValidationMethod.NONE,
+    validationMethod = Value.Style.ValidationMethod.SIMPLE,
     allParameters = false)
 public @interface InfxStyle {}

@@ -59,4 +59,13 @@ class ViolationTest {
     assertThatThrownBy(() -> new Location("f", 0, 1)).isInstanceOf(IllegalArgumentException.class);
     assertThat(new Location("f.yaml", 3, 4)).hasToString("f.yaml:3:4");
   }
+
+  @Test
+  void buildersOfTheInfxStyleCannotBeHalfBuiltNorTakeNull() {
+    // InfxStyle: a missing mandatory attribute fails at build(), naming it; null is refused
+    assertThatThrownBy(() -> Violation.builder().message("m").build())
+        .isInstanceOf(IllegalStateException.class).hasMessageContaining("ruleId");
+    assertThatThrownBy(() -> Violation.builder().ruleId(null))
+        .isInstanceOf(NullPointerException.class).hasMessageContaining("ruleId");
+  }
 }

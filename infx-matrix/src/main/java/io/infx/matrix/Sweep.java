@@ -131,7 +131,12 @@ public final class Sweep {
     return new Sweep(catalog, runners, change.apply(options), configKeys);
   }
 
-  /** The runner file: scheduling labels and the cluster facts node counts and DRAM budgets need. */
+  /**
+   * The runner file: scheduling labels and the cluster facts node counts and DRAM budgets need.
+   * Without it a sweep has an empty inventory: single-node fixed-seq-len rows expand as usual,
+   * but runner filters match nothing and rows that need cluster facts (multi-node node counts,
+   * KV-offload budgets) fail validation with a {@code V55}/{@code V59} violation on the config.
+   */
   public Sweep runners(RunnerInventory inventory) {
     return new Sweep(catalog, Objects.requireNonNull(inventory, "inventory"), options, configKeys);
   }

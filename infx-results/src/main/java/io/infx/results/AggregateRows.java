@@ -134,9 +134,10 @@ public final class AggregateRows {
   }
 
   /**
-   * Loads aggregate rows from files and directories (every {@code *.json} below, sorted; for a run
-   * directory with {@code results_bmk/agg_bmk.json}, that collected file only). A file may hold
-   * one row or an array of rows. AgentX rows and rows that are not valid fixed-sequence
+   * Loads aggregate rows from files and directories (every {@code *.json} below, sorted). Run
+   * directories count each point once: for an {@code infx run} directory the per-point
+   * {@code points/<RF>/agg_<RF>.json} files (raw results beside them), for a downloaded CI run its
+   * collected {@code results_bmk/agg_bmk.json}. A file may hold one row or an array of rows. AgentX rows and rows that are not valid fixed-sequence
    * aggregates are returned separately, never silently dropped.
    *
    * @throws InfxException kind {@code file} when a path does not exist or a file is not JSON
@@ -179,8 +180,19 @@ public final class AggregateRows {
     if (!Files.isDirectory(p)) {
       throw new InfxException("file", "no such file or directory: " + p);
     }
-    // A run directory (infx run, or a downloaded CI run) holds every point three times: per-point
-    // files, the artifact copies and the collected results_bmk/agg_bmk.json. Read the collected one.
+    // A run directory holds every point more than once. An infx run directory (run.json, points/):
+    // read the per-point aggregates, which have their raw result beside them for the comparability
+    // lint. A downloaded CI run: read the collected results_bmk/agg_bmk.json.
+    Path points = p.resolve("points");
+    if (Files.isRegularFile(p.resolve("run.json")) && Files.isDirectory(points)) {
+      try (Stream<Path> s = Files.walk(points, 2)) {
+        return s.filter(f -> f.getFileName().toString().startsWith("agg_")
+                && f.getFileName().toString().endsWith(".json") && Files.isRegularFile(f))
+            .sorted().collect(Collectors.toList());
+      } catch (IOException e) {
+        throw new InfxException("file", "cannot list " + points + ": " + e.getMessage(), e);
+      }
+    }
     Path collected = p.resolve("results_bmk").resolve(ResultNames.COLLECTED_FILE);
     if (Files.isRegularFile(collected)) {
       return List.of(collected);

@@ -34,7 +34,11 @@ public final class Comparison {
   /** Which direction of change is an improvement. */
   public enum Direction { HIGHER_IS_BETTER, LOWER_IS_BETTER }
 
-  /** A compared metric: its aggregate key, table label, unit scale and direction. */
+  /**
+   * A compared metric: its aggregate key, table label, unit scale and direction. Values are in the
+   * aggregate's units (latencies in seconds, as {@code agg_*.json} stores them); {@code value × scale}
+   * is in the unit the label names (e.g. {@code median TTFT (ms)}: scale 1000).
+   */
   public record Metric(String key, String label, double scale, Direction direction) {}
 
   private static final Pattern HW_SUFFIX = Pattern.compile("-(multinode|trt|disagg)$");
@@ -61,7 +65,11 @@ public final class Comparison {
       "tput_per_gpu", "output_tput_per_gpu", "median_ttft", "p99_ttft", "median_intvty",
       "median_e2el");
 
-  /** How one metric moved. */
+  /**
+   * How one metric moved. {@code baseline}, {@code candidate} and {@link #delta()} are in the
+   * aggregate's units (seconds for latencies); multiply by {@code metric().scale()} for the unit in
+   * {@code metric().label()}.
+   */
   public record Delta(Metric metric, OptionalDouble baseline, OptionalDouble candidate) {
 
     /** {@code candidate − baseline}, when both exist. */

@@ -238,25 +238,33 @@ class ReportsTest {
   }
 
   @Test
-  void aRunDirectoryIsReadThroughItsCollectedFileOnly() throws IOException {
-    // the infx run layout: every point three times (point dir, artifact copy, collected array)
-    Path run = Files.createDirectories(dir.resolve("run"));
+  void runDirectoriesCountEachPointOnce() throws IOException {
     ObjectNode r1 = row("h200", 1, 100, 0.1, 10);
     ObjectNode r2 = row("h200", 2, 190, 0.1, 11);
-    Files.createDirectories(run.resolve("points/p1"));
-    Files.writeString(run.resolve("points/p1/agg_p1.json"), r1.toString());
-    Files.createDirectories(run.resolve("bmk/bmk_p1"));
-    Files.writeString(run.resolve("bmk/bmk_p1/agg_p1.json"), r1.toString());
+    // an infx run directory: per-point files (raw beside), artifact copies, the collected array
+    Path run = Files.createDirectories(dir.resolve("run"));
+    for (ObjectNode r : List.of(r1, r2)) {
+      String rf = "p" + r.get("conc").intValue();
+      Files.createDirectories(run.resolve("points/" + rf));
+      Files.writeString(run.resolve("points/" + rf + "/agg_" + rf + ".json"), r.toString());
+      Files.writeString(run.resolve("points/" + rf + "/" + rf + ".json"), "{\"backend\": \"vllm\"}");
+      Files.writeString(run.resolve("points/" + rf + "/job_event.json"), "{\"outcome\": \"succeeded\"}");
+      Files.createDirectories(run.resolve("bmk/bmk_" + rf));
+      Files.writeString(run.resolve("bmk/bmk_" + rf + "/agg_" + rf + ".json"), r.toString());
+    }
     Files.writeString(run.resolve("run.json"), "{\"points\": []}");
     Files.createDirectories(run.resolve("results_bmk"));
     Files.writeString(run.resolve("results_bmk/agg_bmk.json"), "[" + r1 + "," + r2 + "]");
 
     AggregateRows.Loaded loaded = AggregateRows.load(List.of(run));
-
     assertThat(loaded.rows()).extracting(r -> r.row().conc()).containsExactly(1, 2);
+    assertThat(loaded.rows()).allSatisfy(r -> assertThat(r.file().getParent().getParent()).isEqualTo(run.resolve("points")));
     assertThat(loaded.invalid()).isEmpty();
-    // without the collected file, every aggregate below the directory counts
-    Files.delete(run.resolve("results_bmk/agg_bmk.json"));
-    assertThat(AggregateRows.load(List.of(run)).rows()).hasSize(2);
+
+    // a downloaded CI run (no run.json): its collected file only
+    Files.delete(run.resolve("run.json"));
+    assertThat(AggregateRows.load(List.of(run)).rows()).extracting(r -> r.row().conc()).containsExactly(1, 2);
+    assertThat(AggregateRows.load(List.of(run)).rows()).allSatisfy(r ->
+        assertThat(r.file()).isEqualTo(run.resolve("results_bmk/agg_bmk.json")));
   }
 }

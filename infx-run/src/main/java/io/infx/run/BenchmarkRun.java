@@ -92,6 +92,17 @@ public final class BenchmarkRun {
     return new BenchmarkRun(options, launcher);
   }
 
+  /**
+   * The launcher {@link #of(RunOptions)} uses: fixed-sequence points through {@code infx-fleet} on
+   * {@link RunOptions#adapter()}, AgentX points replayed on the embedded simulator. For wrapping
+   * (e.g. a launcher that logs, retries or routes some points elsewhere and delegates the rest).
+   *
+   * @throws UsageException for an unknown adapter or adapter options it does not take
+   */
+  public static PointLauncher defaultLauncher(RunOptions options) {
+    return launcherFor(options);
+  }
+
   private static PointLauncher launcherFor(RunOptions options) {
     if (!ADAPTERS.contains(options.adapter())) {
       throw new UsageException("unknown adapter '" + options.adapter() + "' (supported: local, slurm)");
