@@ -48,6 +48,12 @@ public final class MatrixRow {
     return new MatrixRow(Objects.requireNonNull(row, "row").deepCopy(), JsonLocations.none("<row>"));
   }
 
+  /** The launcher's view of a row {@code infx-matrix} expanded ({@code Generator}, {@code Sweep}). */
+  public static MatrixRow of(io.infx.matrix.MatrixRow row) {
+    ObjectNode node = Json.mapper().valueToTree(Objects.requireNonNull(row, "row").fields());
+    return new MatrixRow(node, JsonLocations.none("<row " + row.expName() + ">"));
+  }
+
   /**
    * Parses one row object from JSON text.
    *

@@ -165,8 +165,7 @@ public final class BenchmarkRun {
     Map<String, Integer> seen = new HashMap<>();
     for (MatrixRow row : matrix.rows()) {
       String runner = options.runner().orElseGet(() -> defaultRunner(runners, row.runner()));
-      ObjectNode json = Json.mapper().valueToTree(row.fields());
-      LaunchEnv env = EnvProjector.standard().project(io.infx.fleet.MatrixRow.of(json),
+      LaunchEnv env = EnvProjector.standard().project(io.infx.fleet.MatrixRow.of(row),
           RunnerName.of(runner), context);
       int index = points.size() + 1;
       PlannedPoint p = new PlannedPoint(index, row, runner, env, PlannedPoint.Action.RUN, "");

@@ -1,6 +1,5 @@
 package io.infx.run.internal;
 
-import io.infx.core.json.Json;
 import io.infx.fleet.MatrixRow;
 import io.infx.fleet.RunContext;
 import io.infx.fleet.RunnerName;
@@ -57,7 +56,7 @@ public final class FleetPointLauncher implements PointLauncher {
       inventory = inventorySource.get();
     }
     LaunchResult r = FleetLauncher.builder()
-        .row(MatrixRow.of(Json.mapper().valueToTree(point.row().fields())))
+        .row(MatrixRow.of(point.row()))
         .runner(RunnerName.of(point.runner()))
         .workspace(workDir)
         .context(context)
