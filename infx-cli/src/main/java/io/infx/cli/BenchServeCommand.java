@@ -147,7 +147,7 @@ public final class BenchServeCommand implements Callable<Integer> {
 
   @Option(names = "--disable-tqdm", description = "No progress bar.") boolean disableTqdm;
 
-  @Option(names = "--profile", description = "Not supported (server profiler hooks).") boolean profile;
+  @Option(names = "--profile", description = "POST /start_profile after the warm-ups and /stop_profile after the measured phase (the server's profiler must be enabled).") boolean profile;
 
   @Option(names = "--lora-modules", arity = "1..*", description = "Not supported.") List<String> loraModules;
 
@@ -177,9 +177,6 @@ public final class BenchServeCommand implements Callable<Integer> {
     if (tokenizerMode.equals("deepseek_v4")) {
       throw new UsageException("--tokenizer-mode deepseek_v4 is not supported");
     }
-    if (profile) {
-      throw new UsageException("--profile is not supported (no /start_profile hooks)");
-    }
     if (loraModules != null && !loraModules.isEmpty()) {
       throw new UsageException("--lora-modules is not supported");
     }
@@ -196,7 +193,7 @@ public final class BenchServeCommand implements Callable<Integer> {
         .burstiness(burstiness).constantArrivals(parseArrivals(arrivals)).numWarmups(numWarmups)
         .body(body.build()).metrics(metricOptions()).saveResult(saveResult)
         .saveDetailed(saveDetailed).metadata(parseMetadata(metadata)).http2(http2)
-        .progress(!disableTqdm)
+        .progress(!disableTqdm).profile(profile)
         .deadlines(Deadlines.builder().connect(duration("--timeout-connect", timeoutConnect))
             .firstByte(duration("--timeout-first-byte", timeoutFirstByte))
             .idle(duration("--timeout-idle", timeoutIdle))

@@ -98,6 +98,17 @@ public abstract class ServeBenchmark {
 
   public abstract Optional<ProgressListener> progress();
 
+  /**
+   * Profile the measured phase ({@code --profile}): {@code POST /start_profile} after the warm-ups
+   * and {@code POST /stop_profile} after the last measured request, on the server's base URI, as
+   * the reference client does (vLLM and SGLang expose these when their profiler is enabled). A
+   * failed call does not stop the run; it is reported in {@link ServeResult#notes()}. Default false.
+   */
+  @Value.Default
+  public boolean profile() {
+    return false;
+  }
+
   @Value.Check
   protected void check() {
     if (prompts().isEmpty()) {
@@ -137,6 +148,10 @@ public abstract class ServeBenchmark {
             Math.min(conc, warmups()), null, null, Optional.empty());
         warmFailed = (int) Arrays.stream(wr.records).filter(r -> r == null || !r.success()).count();
       }
+      List<String> notes = new java.util.ArrayList<>();
+      if (profile()) {
+        ProfilerCalls.call(opts, "/start_profile").ifPresent(notes::add);
+      }
       long startUnixMillis = System.currentTimeMillis();
       long[] schedule = load() instanceof OpenLoop o ? o.scheduleNanos(n, seed()) : null;
       Integer slots = load() instanceof ClosedLoop c ? Integer.valueOf(c.concurrency())
@@ -147,9 +162,12 @@ public abstract class ServeBenchmark {
           slots == null ? -1 : slots, schedule, rec, runTimeout());
       ClientStats stats = probe.stop();
       long endUnixMillis = System.currentTimeMillis();
+      if (profile()) {
+        ProfilerCalls.call(opts, "/stop_profile").ifPresent(notes::add);
+      }
       return new ServeResult(this, Arrays.asList(pr.records), pr.slotNanos, pr.startNanos,
           pr.endNanos, startUnixMillis / 1000.0, endUnixMillis / 1000.0, warmups(), warmFailed,
-          opts, rec, stats);
+          opts, rec, stats, notes);
     }
   }
 

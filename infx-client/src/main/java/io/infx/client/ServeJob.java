@@ -172,6 +172,12 @@ public abstract class ServeJob {
     return true;
   }
 
+  /** {@code --profile}: profile the measured phase (see {@link ServeBenchmark#profile()}). */
+  @Value.Default
+  public boolean profile() {
+    return false;
+  }
+
   public static ImmutableServeJob.Builder builder() {
     return ImmutableServeJob.builder();
   }
@@ -234,12 +240,15 @@ public abstract class ServeJob {
       ServeBenchmark bench = ServeBenchmark.builder()
           .client(co.build()).backend(backend()).endpoint(endpoint)
           .model(servedModelName().orElse(model())).prompts(prompts).load(load)
-          .warmups(numWarmups()).body(body()).seed(seed())
+          .warmups(numWarmups()).body(body()).seed(seed()).profile(profile())
           .progress(Optional.ofNullable(bar == null ? null : (ServeBenchmark.ProgressListener) bar::update))
           .build();
       ServeResult run = bench.run();
       if (bar != null) {
         bar.finish();
+      }
+      for (String note : run.notes()) {
+        err.println("infx: warning: " + note);
       }
       ServeMetrics m = run.metrics(metrics());
       Summary.print(out, run, m, metrics());

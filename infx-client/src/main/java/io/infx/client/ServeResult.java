@@ -33,11 +33,14 @@ public final class ServeResult {
   private Histogram itlHist;
   private Histogram e2elHist;
 
+  private final List<String> notes;
+
   ServeResult(ServeBenchmark benchmark, List<RequestRecord> records, long[] slotNanos,
       long startNanos, long endNanos, double startUnix, double endUnix, int warmups,
       int warmupFailures, ClientOptions clientOptions, ServeBenchmark.Recorders recorders,
-      ClientStats clientStats) {
+      ClientStats clientStats, List<String> notes) {
     this.clientStats = clientStats;
+    this.notes = List.copyOf(notes);
     this.benchmark = benchmark;
     this.records = records;
     this.slotNanos = slotNanos;
@@ -92,6 +95,11 @@ public final class ServeResult {
 
   public ClientOptions clientOptions() {
     return clientOptions;
+  }
+
+  /** What went wrong around the run without failing it (e.g. a profiler call), one line each. */
+  public List<String> notes() {
+    return notes;
   }
 
   /** CPU, GC and allocation of this JVM during the measured phase. */

@@ -216,4 +216,24 @@ class ServeBenchmarkSimTest {
       assertThat(m.ttftFromIntended().mean()).isGreaterThan(m.ttft().mean());
     }
   }
+
+  @Test
+  void profileBracketsTheMeasuredPhaseWithTheServersProfilerCalls() throws Exception {
+    List<Prompt> prompts = RandomDataset.generate(BuiltinTokenizer.instance(), 16, 4, 1.0, 0, 6, 0);
+    try (SimServer sim = SimServer.start(SimConfig.defaults())) {
+      ServeResult plain = bench(sim, prompts).load(LoadModel.closed(2)).build().run();
+      assertThat(sim.profilerCalls()).isEmpty();
+      ServeResult profiled = bench(sim, prompts).load(LoadModel.closed(2)).warmups(2).profile(true).build().run();
+      assertThat(sim.profilerCalls()).containsExactly("start_profile", "stop_profile");
+      assertThat(profiled.notes()).isEmpty();
+      assertThat(plain.notes()).isEmpty();
+    }
+    // a server without profiler endpoints: the run completes, the failed calls are noted
+    try (SimServer sim = SimServer.start(SimConfig.defaults())) {
+      ServeResult r = ServeBenchmark.builder().from(bench(sim, prompts).load(LoadModel.closed(2)).build())
+          .client(ClientOptions.builder().baseUri(sim.baseUri().resolve("/nowhere/")).build())
+          .endpoint("/v1/completions").profile(true).build().run();
+      assertThat(r.notes()).hasSize(2).allSatisfy(n -> assertThat(n).contains("HTTP 404"));
+    }
+  }
 }

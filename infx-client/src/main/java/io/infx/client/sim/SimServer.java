@@ -166,6 +166,16 @@ public final class SimServer implements AutoCloseable {
 
   // ---- routing (I/O thread) ----
 
+  private final java.util.List<String> profilerCalls = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+  /**
+   * The profiler calls received, in order ({@code start_profile}, {@code stop_profile}): the
+   * simulator answers them like a vLLM server with its profiler enabled and records nothing else.
+   */
+  public java.util.List<String> profilerCalls() {
+    return java.util.List.copyOf(profilerCalls);
+  }
+
   void route(SimHandler h) {
     String path = h.path();
     int q = path.indexOf('?');
@@ -180,6 +190,13 @@ public final class SimServer implements AutoCloseable {
           return;
         }
         generate(h, path.endsWith("/chat/completions"));
+      } else if (path.equals("/start_profile") || path.equals("/stop_profile")) {
+        if (!m.equals("POST")) {
+          h.respondJson(405, error("Method Not Allowed", "MethodNotAllowed", 405));
+          return;
+        }
+        profilerCalls.add(path.substring(1));
+        h.respond(200, "application/json", new byte[0]);
       } else if (path.equals("/health")) {
         h.respond(200, "application/json", new byte[0]);
       } else if (path.equals("/v1/models")) {
