@@ -45,6 +45,13 @@ public final class FleetPointLauncher implements PointLauncher {
     this.inventorySource = inventory;
   }
 
+  private synchronized RunnerInventory inventory() {
+    if (inventory == null) {
+      inventory = inventorySource.get();
+    }
+    return inventory;
+  }
+
   @Override
   public PointResult launch(PlannedPoint point, Path workDir, PrintWriter log) throws Exception {
     if (point.agentic()) {
@@ -52,16 +59,13 @@ public final class FleetPointLauncher implements PointLauncher {
     }
     int conc = point.conc().get(0);
     log.println("infx run: " + point.resultFilename() + " through the fleet adapter '" + options.adapter() + "'");
-    if (inventory == null) {
-      inventory = inventorySource.get();
-    }
     LaunchResult r = FleetLauncher.builder()
         .row(MatrixRow.of(point.row()))
         .runner(RunnerName.of(point.runner()))
         .workspace(workDir)
         .context(context)
         .adapter(options.adapter())
-        .inventory(inventory)
+        .inventory(inventory())
         .options(AdapterOptions.of(options.adapterOptions()))
         .server(new ServerSpec.Embedded(options.simulator()))
         .client(ClientSettings.builder()
