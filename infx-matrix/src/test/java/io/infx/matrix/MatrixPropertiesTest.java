@@ -116,6 +116,29 @@ class MatrixPropertiesTest {
   }
 
   @Test
+  void modelPrefixAndRunnerTypeFiltersCommuteWithRestrictingTheCatalogue() {
+    List<String> prefixes = List.of("dsr1", "qwen3.5", "glm5", "llama", "gptoss");
+    List<String> labels = List.of("h100", "h200", "b200", "cluster:h100-a", "cluster:h200-b", "cluster:b200-c");
+    qt().withExamples(40).forAll(longs().all(), integers().between(0, prefixes.size() - 1),
+            integers().between(0, labels.size() - 1))
+        .checkAssert((seed, p, l) -> {
+          Catalog c = catalog(seed);
+          String prefix = prefixes.get(p);
+          String label = labels.get(l);
+          String both = Generator.fullSweep(c, RUNNERS, FullSweepOptions.builder()
+              .addModelPrefixes(prefix).addRunnerTypes(label).evalMode(EvalMode.NONE).build()).toJson();
+          String prefixFirst = Generator.fullSweep(
+              restrict(c, e -> e.getValue().modelPrefix().equals(prefix)), RUNNERS,
+              FullSweepOptions.builder().addRunnerTypes(label).evalMode(EvalMode.NONE).build()).toJson();
+          String labelFirst = Generator.fullSweep(
+              restrict(c, e -> e.getValue().runner().equals(label)), RUNNERS,
+              FullSweepOptions.builder().addModelPrefixes(prefix).evalMode(EvalMode.NONE).build()).toJson();
+          assertThat(prefixFirst).isEqualTo(both);
+          assertThat(labelFirst).isEqualTo(both);
+        });
+  }
+
+  @Test
   void testConfigOverExactKeysEqualsFullSweepFilteredToThoseKeys() {
     qt().withExamples(40).forAll(longs().all(), integers().between(0, 63), integers().between(0, 1))
         .checkAssert((seed, mask, defaultEvals) -> {
