@@ -106,6 +106,15 @@ class BenchServeCommandTest {
   }
 
   @Test
+  void aServerThatIsNotThereFailsBeforeAnyPromptIsBuilt() {
+    // port 9 (discard) has no listener here: the error says so, not "no local tokenizer"
+    assertThat(run("bench", "serve", "--model", "m", "--base-url", "http://127.0.0.1:9",
+        "--dataset-name", "random", "--num-prompts", "4")).isEqualTo(1);
+    assertThat(err.toString()).contains("cannot connect to http://127.0.0.1:9")
+        .contains("is the server running?").doesNotContain("tokenizer").doesNotContain("\tat ");
+  }
+
+  @Test
   void simServesForABoundedTime() {
     long t0 = System.nanoTime();
     assertThat(run("sim", "--port", "0", "--for", "300ms")).isZero();

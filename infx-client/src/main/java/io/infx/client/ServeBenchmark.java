@@ -117,14 +117,18 @@ public abstract class ServeBenchmark {
     if (warmups() < 0) {
       throw new UsageException("warm-ups must be ≥ 0");
     }
-    String ep = endpoint();
-    boolean chat = backend().api() == Backend.Api.CHAT;
+    checkEndpoint(backend(), endpoint());
+  }
+
+  /** The reference's rule: chat backends post to {@code …chat/completions}, the others to {@code …completions}. */
+  static void checkEndpoint(Backend backend, String ep) {
+    boolean chat = backend.api() == Backend.Api.CHAT;
     if (chat && !ep.endsWith("chat/completions")) {
-      throw new UsageException("backend " + backend() + " needs an endpoint ending in"
+      throw new UsageException("backend " + backend + " needs an endpoint ending in"
           + " 'chat/completions', got '" + ep + "'");
     }
     if (!chat && !(ep.endsWith("completions") || ep.endsWith("profile"))) {
-      throw new UsageException("backend " + backend() + " needs an endpoint ending in"
+      throw new UsageException("backend " + backend + " needs an endpoint ending in"
           + " 'completions', got '" + ep + "'");
     }
   }

@@ -216,6 +216,8 @@ public abstract class ServeJob {
       throw new UsageException("--num-prompts must be ≥ 1, got " + numPrompts());
     }
     LoadModel load = loadModel();
+    ServeBenchmark.checkEndpoint(backend(), endpoint);
+    requireReachable(base());
     Tokenizers.Resolved tok = Tokenizers.resolve(tokenizer(), model(), base());
     try (Tokenizer t = tok.tokenizer()) {
       if (!tok.note().isEmpty()) {
@@ -250,6 +252,9 @@ public abstract class ServeJob {
       for (String note : run.notes()) {
         err.println("infx: warning: " + note);
       }
+      if (profile() && run.notes().isEmpty()) {
+        err.println("infx: profiler started after the warm-ups and stopped after the measured phase");
+      }
       ServeMetrics m = run.metrics(metrics());
       Summary.print(out, run, m, metrics());
       Optional<Path> file = Optional.empty();
@@ -283,6 +288,17 @@ public abstract class ServeJob {
             failureRate * 100, m.completed(), m.requested()));
       }
       return new Outcome(run, m, file, gate);
+    }
+  }
+
+  /** Fails fast, before prompts are built, when nothing listens at the server's address. */
+  private static void requireReachable(java.net.URI base) {
+    int port = base.getPort() != -1 ? base.getPort() : "https".equals(base.getScheme()) ? 443 : 80;
+    try (java.net.Socket s = new java.net.Socket()) {
+      s.connect(new java.net.InetSocketAddress(base.getHost(), port), 10_000);
+    } catch (java.io.IOException e) {
+      throw new InfxException("connect", "cannot connect to " + base + ": " + e.getMessage()
+          + " (is the server running?)", e);
     }
   }
 

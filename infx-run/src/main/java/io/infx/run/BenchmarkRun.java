@@ -255,8 +255,8 @@ public final class BenchmarkRun {
     RunLayout layout = layout();
     int stale = removeStaleArtifacts(plan, layout);
     if (stale > 0) {
-      listener.note("set aside " + stale + " result(s) of an earlier run in " + layout.dir()
-          + " that this plan does not hold (bmk/ → stale/; their points/ directories are kept)");
+      listener.note("set aside " + stale + " point(s) of an earlier run in " + layout.dir()
+          + " that this plan does not hold (moved to stale/, nothing deleted)");
     }
     AtomicFiles.writeString(layout.matrixFile(), plan.matrix().toJson() + "\n");
     List<PointOutcome> outcomes = new ArrayList<>();
@@ -380,25 +380,35 @@ public final class BenchmarkRun {
   }
 
   /**
-   * Moves the per-point artifacts of an earlier run into the same directory that this plan does
-   * not hold out of {@code bmk/}, so the collected results and the report show this run only.
-   * Nothing is deleted: they go to {@code stale/}.
+   * Moves what an earlier run into the same directory left for points this plan does not hold —
+   * their {@code bmk/} artifacts and {@code points/} directories — to {@code stale/bmk/} and
+   * {@code stale/points/}, so the collected results, the report and {@code infx results} on the
+   * directory show this run only. Nothing is deleted.
+   *
+   * @return how many points were set aside
    */
   private static int removeStaleArtifacts(RunPlan plan, RunLayout layout) {
-    Path bmk = layout.artifactsDir();
-    if (!Files.isDirectory(bmk)) {
+    Set<String> keepArtifacts = new java.util.HashSet<>();
+    Set<String> keepPoints = new java.util.HashSet<>();
+    for (PlannedPoint p : plan.points()) {
+      keepArtifacts.add(layout.artifactAggregate(p.resultFilename(), p.agentic()).getParent().getFileName().toString());
+      keepPoints.add(layout.pointDir(p.resultFilename()).getFileName().toString());
+    }
+    int artifacts = setAside(layout.artifactsDir(), keepArtifacts, layout.dir().resolve("stale").resolve("bmk"));
+    int points = setAside(layout.pointsDir(), keepPoints, layout.dir().resolve("stale").resolve("points"));
+    return Math.max(artifacts, points);
+  }
+
+  private static int setAside(Path dir, Set<String> keep, Path to) {
+    if (!Files.isDirectory(dir)) {
       return 0;
     }
-    Set<Path> keep = new java.util.HashSet<>();
-    for (PlannedPoint p : plan.points()) {
-      keep.add(layout.artifactAggregate(p.resultFilename(), p.agentic()).getParent().getFileName());
-    }
     int moved = 0;
-    try (var entries = Files.list(bmk)) {
+    try (var entries = Files.list(dir)) {
       for (Path e : entries.sorted().toList()) {
-        if (!keep.contains(e.getFileName())) {
-          Path target = layout.dir().resolve("stale").resolve(e.getFileName());
-          Files.createDirectories(target.getParent());
+        if (!keep.contains(e.getFileName().toString())) {
+          Path target = to.resolve(e.getFileName());
+          Files.createDirectories(to);
           if (Files.exists(target)) {
             deleteTree(target);
           }
@@ -407,7 +417,7 @@ public final class BenchmarkRun {
         }
       }
     } catch (IOException e) {
-      throw new InfxException("file", "cannot set aside earlier results in " + bmk + ": " + e.getMessage(), e);
+      throw new InfxException("file", "cannot set aside earlier results in " + dir + ": " + e.getMessage(), e);
     }
     return moved;
   }

@@ -38,7 +38,12 @@ public record RunLayout(Path dir) {
 
   /** Workspace of one point (the launcher's working directory). */
   public Path pointDir(String resultFilename) {
-    return dir.resolve("points").resolve(ResultNames.checked(resultFilename));
+    return pointsDir().resolve(ResultNames.checked(resultFilename));
+  }
+
+  /** {@code DIR/points}: one directory per point. */
+  public Path pointsDir() {
+    return dir.resolve("points");
   }
 
   /** Directory of the per-point {@code bmk_*} artifacts. */

@@ -74,6 +74,10 @@ public sealed interface Selection {
       if (!e.getMessage().contains("unrecognized arguments")) {
         throw e;
       }
+      if (e.getMessage().contains("--max-concurrency")) {
+        throw new UsageException(e.getMessage() + " (infx run takes generate's filters: --max-conc N, "
+            + "or --conc N with --config-keys; concurrency comes from the configs' search space)");
+      }
       throw new UsageException(e.getMessage() + (testConfig
           ? " (with --config-keys the test-config filters apply: see infx generate test-config --help)"
           : " (without --config-keys the full-sweep filters apply: see infx generate full-sweep --help;"

@@ -162,11 +162,16 @@ class BenchmarkRunTest {
     JsonNode rows = Json.mapper().readTree(out.layout().collectedFile().toFile());
     assertThat(rows).extracting(r -> r.get("conc").asInt()).containsExactlyInAnyOrder(1, 2);
     assertThat(out.collected().points()).hasSize(2);
-    assertThat(notes).anySatisfy(n -> assertThat(n).contains("set aside 1 result"));
-    // nothing is lost: the conc-4 artifact moved to stale/, its point directory stayed
-    assertThat(Files.list(out.layout().dir().resolve("stale")).toList()).hasSize(1);
+    assertThat(notes).anySatisfy(n -> assertThat(n).contains("set aside 1 point"));
+    // nothing is lost: the conc-4 artifact and point directory moved to stale/
     String conc4 = launched.stream().filter(n -> n.contains("conc4")).findFirst().orElseThrow();
-    assertThat(out.layout().pointDir(conc4).resolve("agg_" + conc4 + ".json")).exists();
+    Path stale = out.layout().dir().resolve("stale");
+    assertThat(Files.list(stale.resolve("bmk")).toList()).hasSize(1);
+    assertThat(stale.resolve("points").resolve(conc4).resolve("agg_" + conc4 + ".json")).exists();
+    assertThat(out.layout().pointDir(conc4)).doesNotExist();
+    // and infx results on the directory see this run only
+    assertThat(io.infx.results.AggregateRows.load(List.of(out.layout().dir())).rows())
+        .extracting(r -> r.row().conc()).containsExactlyInAnyOrder(1, 2);
   }
 
   @Test
