@@ -31,10 +31,17 @@ public final class MatrixRow {
     this.kind = kind;
   }
 
-  /** A row from generator-form fields (deep-copied and frozen); its kind follows from its keys. */
+  /**
+   * A row from generator-form fields (deep-copied and frozen); its kind follows from its keys.
+   *
+   * @throws io.infx.core.ValidationException rule {@code V61.output-row} listing every problem
+   *     when the fields are not a valid row of that kind (the generator's own output check)
+   */
   public static MatrixRow of(Map<String, ?> fields) {
     Row row = new Row(fields).deepCopy().freeze();
-    return new MatrixRow(row, kindOf(row));
+    RowKind kind = kindOf(row);
+    io.infx.matrix.internal.RowSchema.validate(row, kind);
+    return new MatrixRow(row, kind);
   }
 
   /** Wraps a finished internal row (frozen in place, not copied). */

@@ -297,4 +297,15 @@ class ExpansionTest {
     assertThat(s).containsEntry("eval-only", false).containsEntry("eval-all-concs", false).containsEntry("require-power", false);
     assertThat(((Map<?, ?>) s.get("prefill")).get("additional-settings")).isEqualTo(List.of());
   }
+
+  @Test
+  void aRowBuiltFromFieldsIsCheckedAgainstItsSchema() {
+    assertThatThrownBy(() -> MatrixRow.of(Map.of("tp", 8)))
+        .isInstanceOf(ValidationException.class)
+        .hasMessageContaining("V61.output-row").hasMessageContaining("image");
+    // a generated row round-trips through its fields
+    Matrix m = fullSweep(Fixtures.catalog(Fixtures.singleNode(1024, "{tp: 8, conc-list: [4]}")), sweep().build());
+    MatrixRow first = m.rows().get(0);
+    assertThat(MatrixRow.of(first.fields()).toJson()).isEqualTo(first.toJson());
+  }
 }
