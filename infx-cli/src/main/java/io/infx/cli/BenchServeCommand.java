@@ -139,7 +139,7 @@ public final class BenchServeCommand implements Callable<Integer> {
 
   @Option(names = "--result-filename") String resultFilename;
 
-  @Option(names = "--hlog", description = "Also write TTFT/ITL/E2EL HdrHistograms (µs) to this .hlog file.")
+  @Option(names = "--hlog", description = "Also write TTFT/ITL/E2EL/send-lateness HdrHistograms (µs) to this .hlog file.")
   Path hlog;
 
   @Option(names = "--metadata", arity = "1..*", description = "KEY=VALUE pairs saved in the raw result.")

@@ -50,6 +50,7 @@ class BenchServeCommandTest {
       assertThat(counts.get("ttft")).isEqualTo(24L);
       assertThat(counts.get("e2el")).isEqualTo(24L);
       assertThat(counts.get("itl")).isPositive();
+      assertThat(counts.get("lateness")).isEqualTo(24L);   // one send-lateness value per measured request
       assertThat(raw.get("completed").asInt()).isEqualTo(24);
       assertThat(raw.get("a").asText()).isEqualTo("b");
       assertThat(raw.get("tokenizer_id").asText()).isEqualTo("tiny");

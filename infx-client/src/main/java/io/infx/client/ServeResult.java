@@ -115,6 +115,24 @@ public final class ServeResult {
     return ttftHist.copy(); // a copy: callers may reset or add to it
   }
 
+  /**
+   * Send lateness histogram (µs, 3 significant digits) of every sent measured request: actual send
+   * time minus the later of its intended time and the moment its concurrency slot freed — the
+   * client's own delay, with the queue wait for a slot excluded (coordinated omission, peers.md §3).
+   * A fresh histogram on each call.
+   */
+  public Histogram latenessHistogram() {
+    Histogram h = new Histogram(3);
+    for (int i = 0; i < records.size(); i++) {
+      RequestRecord r = records.get(i);
+      if (r != null) {
+        long lateNanos = r.sendNanos() - Math.max(r.intendedNanos(), slotNanos[i]);
+        h.recordValue(Math.max(0, lateNanos) / 1_000);
+      }
+    }
+    return h;
+  }
+
   /** Per-chunk ITL histogram (µs). */
   public synchronized Histogram itlHistogram() {
     if (itlHist == null) {
@@ -148,7 +166,7 @@ public final class ServeResult {
       w.outputLegend();
       long endMillis = (long) (endUnix * 1000);
       for (var e : java.util.Map.of("ttft", ttftHistogram(), "itl", itlHistogram(),
-          "e2el", e2elHistogram()).entrySet().stream()
+          "e2el", e2elHistogram(), "lateness", latenessHistogram()).entrySet().stream()
           .sorted(java.util.Map.Entry.comparingByKey()).toList()) {
         Histogram h = e.getValue().copy();
         h.setTag(e.getKey());
