@@ -412,8 +412,9 @@ public final class Binder {
         return v;
       }
     }
+    Rule literalRule = raw.getAnnotation(Rule.class);   // an enum may name its own literal rule
     out.add(Violation.builder()
-        .ruleId(rules.type())
+        .ruleId(literalRule != null ? literalRule.value() : rules.type())
         .pointer(node.pointer())
         .location(node.location())
         .message(m.expectation)

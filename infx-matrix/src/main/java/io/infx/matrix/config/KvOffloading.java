@@ -1,6 +1,7 @@
 package io.infx.matrix.config;
 
 /** Where an agentic deployment offloads KV cache ({@code kv-offloading}). */
+@io.infx.core.bind.Rule("V24.kv-offloading")
 public enum KvOffloading {
   /** No offload. */
   NONE,

@@ -3,6 +3,7 @@ package io.infx.matrix.config;
 import io.infx.core.bind.Wire;
 
 /** Speculative decoding mode of a deployment ({@code spec-decoding}). */
+@io.infx.core.bind.Rule("V15.spec-decoding")
 public enum SpecDecoding {
   /** Multi-token prediction with a built-in draft head (EAGLE, NEXTN). */
   MTP,
