@@ -25,9 +25,8 @@ class ReportsTest {
   /** Every corpus aggregate maps to a typed row and back to the same JSON. */
   @TestFactory
   Stream<DynamicTest> corpusAggregatesRoundTripThroughTheTypedRow() throws IOException {
-    return SharedCorpus.cases("results", c -> () -> {
+    return SharedCorpus.successCases("results", c -> () -> {
       Path expected = c.resolve("expected.json");
-      org.junit.jupiter.api.Assumptions.assumeTrue(Files.exists(expected), "error case");
       JsonNode want = Json.mapper().readTree(expected.toFile());
       ResultsConformanceTest.assertSameJson(AggregateRows.fromJson(want).toJson(), want, "");
     });

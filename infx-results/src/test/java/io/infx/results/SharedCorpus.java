@@ -48,6 +48,16 @@ final class SharedCorpus {
    * the skip is visible in reports).
    */
   static Stream<DynamicTest> cases(String area, Function<Path, Executable> body) throws IOException {
+    return cases(area, c -> true, body);
+  }
+
+  /** One dynamic test per case that produces an aggregate ({@code expected.json}; error cases left out). */
+  static Stream<DynamicTest> successCases(String area, Function<Path, Executable> body) throws IOException {
+    return cases(area, c -> Files.exists(c.resolve("expected.json")), body);
+  }
+
+  private static Stream<DynamicTest> cases(String area, java.util.function.Predicate<Path> keep,
+      Function<Path, Executable> body) throws IOException {
     Path dir = expectedDir(area);
     if (!Files.isDirectory(dir)) {
       return Stream.of(DynamicTest.dynamicTest("corpus absent",
@@ -55,7 +65,7 @@ final class SharedCorpus {
     }
     List<Path> cases;
     try (Stream<Path> s = Files.list(dir)) {
-      cases = s.filter(Files::isDirectory).sorted().collect(Collectors.toList());
+      cases = s.filter(Files::isDirectory).filter(keep).sorted().collect(Collectors.toList());
     }
     if (cases.isEmpty()) {
       throw new IllegalStateException("no cases in " + dir);
