@@ -185,13 +185,26 @@ public final class AggregateRows {
     // lint. A downloaded CI run: read the collected results_bmk/agg_bmk.json.
     Path points = p.resolve("points");
     if (Files.isRegularFile(p.resolve("run.json")) && Files.isDirectory(points)) {
+      List<Path> files = new ArrayList<>();
       try (Stream<Path> s = Files.walk(points, 2)) {
-        return s.filter(f -> f.getFileName().toString().startsWith("agg_")
+        s.filter(f -> f.getFileName().toString().startsWith("agg_")
                 && f.getFileName().toString().endsWith(".json") && Files.isRegularFile(f))
-            .sorted().collect(Collectors.toList());
+            .sorted().forEach(files::add);
       } catch (IOException e) {
         throw new InfxException("file", "cannot list " + points + ": " + e.getMessage(), e);
       }
+      // AgentX points' aggregates (bmk/bmk_agentic_<RF>/<RF>.json), reported as AgentX rows
+      Path bmk = p.resolve("bmk");
+      if (Files.isDirectory(bmk)) {
+        try (Stream<Path> s = Files.walk(bmk, 2)) {
+          s.filter(f -> f.getParent().getFileName().toString().startsWith("bmk_agentic_")
+                  && f.getFileName().toString().endsWith(".json") && Files.isRegularFile(f))
+              .sorted().forEach(files::add);
+        } catch (IOException e) {
+          throw new InfxException("file", "cannot list " + bmk + ": " + e.getMessage(), e);
+        }
+      }
+      return files;
     }
     Path collected = p.resolve("results_bmk").resolve(ResultNames.COLLECTED_FILE);
     if (Files.isRegularFile(collected)) {
