@@ -41,8 +41,13 @@ public final class GenerateCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    GeneratorCommandLine.Request request = GeneratorCommandLine.parse(args);
     PrintWriter out = spec.commandLine().getOut();
+    if (args.size() == 1 && (args.get(0).equals("-V") || args.get(0).equals("--version"))) {
+      out.println(new Main.Version().getVersion()[0]);   // as every other command's -V
+      out.flush();
+      return 0;
+    }
+    GeneratorCommandLine.Request request = GeneratorCommandLine.parse(args);
     if (request instanceof GeneratorCommandLine.Help help) {
       out.print(help.text());
       out.flush();
