@@ -86,10 +86,12 @@ public final class RequestRecord {
     return index;
   }
 
+  /** Warm-up or measured. */
   public Phase phase() {
     return phase;
   }
 
+  /** The API the request used (Completions or Chat), which fixes the E2EL end point. */
   public Backend.Api api() {
     return api;
   }
@@ -109,15 +111,17 @@ public final class RequestRecord {
     return Optional.ofNullable(failure);
   }
 
+  /** When the load model wanted the request sent ({@link System#nanoTime()} ns). */
   public long intendedNanos() {
     return intendedNanos;
   }
 
+  /** When the request went to the transport, {@link System#nanoTime()} ns (reference's {@code st}). */
   public long sendNanos() {
     return sendNanos;
   }
 
-  /** When the response head arrived (first byte). */
+  /** When the response head arrived (first byte), {@link System#nanoTime()} ns. */
   public OptionalLong headersNanos() {
     return opt(headersNanos);
   }
@@ -152,7 +156,11 @@ public final class RequestRecord {
     return tokenChunkNanos.length;
   }
 
-  /** Arrival time of the {@code i}-th token-carrying chunk. */
+  /**
+   * Arrival time ({@link System#nanoTime()} ns) of the {@code i}-th token-carrying chunk.
+   *
+   * @throws ArrayIndexOutOfBoundsException unless {@code 0 <= i < tokenChunks()}
+   */
   public long tokenChunkNanos(int i) {
     return tokenChunkNanos[i];
   }
@@ -185,6 +193,7 @@ public final class RequestRecord {
     return outputTokens;
   }
 
+  /** Where {@link #outputTokens()} came from (usage, tokenizer or chunk count; NONE on failure). */
   public TokenSource outputTokenSource() {
     return outputTokenSource;
   }
@@ -224,7 +233,10 @@ public final class RequestRecord {
     return tokenChunkNanos.length == 0 ? Double.NaN : (tokenChunkNanos[0] - intendedNanos) / 1e9;
   }
 
-  /** Lateness: actual − intended send time, in seconds (≥ 0 up to clock reads). */
+  /**
+   * Lateness: actual − intended send time, in seconds, not clamped (≥ 0 up to clock reads);
+   * unlike {@link ServeMetrics#lateness()} it includes any wait for a concurrency slot.
+   */
   public double latenessSeconds() {
     return (sendNanos - intendedNanos) / 1e9;
   }
@@ -381,6 +393,7 @@ public final class RequestRecord {
     }
   }
 
+  /** A builder with phase MEASURED, API Completions, no optional timestamps and no tokens. */
   public static Builder builder() {
     return new Builder();
   }

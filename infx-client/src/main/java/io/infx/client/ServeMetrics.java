@@ -22,22 +22,27 @@ public final class ServeMetrics {
     return b.requested;
   }
 
+  /** Measured requests handed to the transport (requested − not sent). */
   public int sent() {
     return b.sent;
   }
 
+  /** Successful requests (the reference's {@code completed}, client spec §5.2). */
   public int completed() {
     return b.completed;
   }
 
+  /** Sent requests that failed (cancellations excluded); see {@link #failuresByClass()}. */
   public int failed() {
     return b.failed;
   }
 
+  /** Sent requests the run cancelled (timeout or interrupt): neither completed nor failed. */
   public int cancelled() {
     return b.cancelled;
   }
 
+  /** Prompts never sent because the run timed out first. */
   public int notSent() {
     return b.notSent;
   }
@@ -47,52 +52,60 @@ public final class ServeMetrics {
     return b.sent == b.completed + b.failed + b.cancelled && b.requested == b.sent + b.notSent;
   }
 
+  /** Measured-phase wall time in seconds, the divisor of every throughput here. */
   public double durationSeconds() {
     return b.durationSeconds;
   }
 
+  /** Σ client-side prompt tokens over successful requests (server usage ignored, spec §5.2). */
   public long totalInputTokens() {
     return b.totalInputTokens;
   }
 
+  /** Σ output tokens over successful requests, in tokens (failures contribute 0, spec §5.2). */
   public long totalOutputTokens() {
     return b.totalOutputTokens;
   }
 
-  /** Completed requests per second. */
+  /** Completed requests / duration, in req/s (the reference's {@code request_throughput}). */
   public double requestThroughput() {
     return b.requestThroughput;
   }
 
-  /** Good requests per second, when goodput SLOs were given. */
+  /**
+   * Good requests / duration, in req/s, present only when goodput SLOs were given: a successful
+   * request is good when each SLO (ms) holds, TPOT counting 0 for one-token requests (spec §5.2).
+   */
   public OptionalDouble requestGoodput() {
     return b.requestGoodput == null ? OptionalDouble.empty() : OptionalDouble.of(b.requestGoodput);
   }
 
-  /** Output tokens per second. */
+  /** Total output tokens / duration, in tok/s (the reference's {@code output_throughput}). */
   public double outputThroughput() {
     return b.outputThroughput;
   }
 
-  /** Input + output tokens per second. */
+  /** (Total input + output tokens) / duration, in tok/s ({@code total_token_throughput}). */
   public double totalTokenThroughput() {
     return b.totalTokenThroughput;
   }
 
+  /** Per prompt client-side prompt tokens, failed and unsent prompts included (a copy). */
   public int[] inputLens() {
     return b.inputLens.clone();
   }
 
+  /** Per prompt output tokens, 0 unless successful (a copy). */
   public int[] outputLens() {
     return b.outputLens.clone();
   }
 
-  /** Per request TTFT in seconds (0.0 for failed), for detailed output. */
+  /** Per prompt TTFT in seconds (0.0 unless successful), for detailed output (a copy). */
   public double[] ttfts() {
     return b.ttfts.clone();
   }
 
-  /** Per request ITL gaps in seconds (a copy: rows are requests, in send order). */
+  /** Per prompt ITL gaps in seconds (a copy: rows in prompt order, empty unless successful). */
   public double[][] itls() {
     double[][] copy = new double[b.itls.length][];
     for (int i = 0; i < copy.length; i++) {
@@ -116,77 +129,106 @@ public final class ServeMetrics {
     return b.errors.clone();
   }
 
-  /** TTFT to the first token-carrying chunk (seconds). */
+  /** Send → first token-carrying chunk, in seconds, successful requests (infx's TTFT point). */
   public Stats ttft() {
     return b.ttft;
   }
 
-  /** TPOT = (E2EL − TTFT) / (output tokens − 1), requests with more than one token. */
+  /**
+   * TPOT = (E2EL − TTFT) / (output tokens − 1), in s/token, successful requests with > 1 token
+   * (spec §5.1).
+   */
   public Stats tpot() {
     return b.tpot;
   }
 
-  /** Gaps between consecutive token-carrying chunks, pooled over requests. */
+  /**
+   * Gaps between consecutive token-carrying chunks, in seconds, pooled over successful requests.
+   */
   public Stats itl() {
     return b.itl;
   }
 
+  /**
+   * Send → the reference's E2EL end point (see {@link RequestRecord}), in seconds, successful
+   * requests.
+   */
   public Stats e2el() {
     return b.e2el;
   }
 
-  /** ITL per token (chunk gap divided by the tokens it carried). */
+  /**
+   * ITL per token in seconds (chunk gap divided by the tokens it carried, estimated without
+   * continuous usage).
+   */
   public Stats itlPerToken() {
     return b.itlPerToken;
   }
 
-  /** The reference's TTFT: first chunk with non-empty choices (role prelude included). */
+  /**
+   * The reference's TTFT, in seconds: send → first chunk with non-empty choices (role prelude
+   * included).
+   */
   public Stats ttftFirstChoices() {
     return b.ttftFirstChoices;
   }
 
-  /** Time to the response head. */
+  /** Send → response head, in seconds, successful requests. */
   public Stats ttftFirstByte() {
     return b.ttftFirstByte;
   }
 
-  /** Time to the first non-empty content (reasoning excluded). */
+  /**
+   * Send → first non-empty content (reasoning excluded), in seconds, successful requests that had
+   * one.
+   */
   public Stats ttftFirstContent() {
     return b.ttftFirstContent;
   }
 
-  /** TTFT measured from the intended send time (coordinated-omission safe). */
+  /**
+   * TTFT from the intended send time, in seconds (coordinated-omission safe), successful requests.
+   */
   public Stats ttftFromIntended() {
     return b.ttftFromIntended;
   }
 
+  /**
+   * E2EL from the intended send time, in seconds (coordinated-omission safe), successful requests.
+   */
   public Stats e2elFromIntended() {
     return b.e2elFromIntended;
   }
 
-  /** Actual − intended send time, beyond any wait for a concurrency slot. */
+  /** Actual send − max(intended, slot freed), in seconds, clamped at 0, every sent request. */
   public Stats lateness() {
     return b.lateness;
   }
 
-  /** Time waiting for a concurrency slot after the intended time (open loop with a ceiling). */
+  /**
+   * Slot freed − intended send time, in seconds, clamped at 0, every sent request (non-zero only
+   * for an open loop with a ceiling).
+   */
   public Stats queueWait() {
     return b.queueWait;
   }
 
+  /** Failed requests counted by class (classes with no failure are absent). */
   public Map<FailureClass, Integer> failuresByClass() {
     return Map.copyOf(b.failuresByClass);
   }
 
-  /** The first failures, in prompt order. */
+  /** The first failures, in prompt order, at most {@link MetricOptions#keepFailures()}. */
   public List<RequestFailure> firstFailures() {
     return List.copyOf(b.firstFailures);
   }
 
+  /** Successful requests counted by where their output token count came from. */
   public Map<TokenSource, Integer> tokenSources() {
     return Map.copyOf(b.tokenSources);
   }
 
+  /** Successful requests whose stream ended without {@code data: [DONE]}. */
   public int streamsWithoutDone() {
     return b.streamsWithoutDone;
   }
@@ -196,7 +238,9 @@ public final class ServeMetrics {
     return b.usagePromptMismatches;
   }
 
-  /** Most requests in flight at once, observed at the client. */
+  /**
+   * Most requests in flight at once at the client: sweep over [send, end] of every sent request.
+   */
   public int peakConcurrency() {
     return b.peakConcurrency;
   }

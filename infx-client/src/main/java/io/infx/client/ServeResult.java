@@ -54,6 +54,7 @@ public final class ServeResult {
     this.recorders = recorders;
   }
 
+  /** The benchmark that produced this result (prompts, load, backend). */
   public ServeBenchmark benchmark() {
     return benchmark;
   }
@@ -77,22 +78,27 @@ public final class ServeResult {
     return (endNanos - startNanos) / 1e9;
   }
 
+  /** Wall-clock start of the measured phase, Unix epoch seconds (ms resolution). */
   public double startUnixSeconds() {
     return startUnix;
   }
 
+  /** Wall-clock end of the measured phase, Unix epoch seconds (ms resolution). */
   public double endUnixSeconds() {
     return endUnix;
   }
 
+  /** Warm-up requests sent before the measured phase (excluded from every metric). */
   public int warmups() {
     return warmups;
   }
 
+  /** Warm-up requests that failed or were never sent (ignored, as the reference ignores them). */
   public int warmupFailures() {
     return warmupFailures;
   }
 
+  /** The client options actually used (pool resized to the load's concurrency). */
   public ClientOptions clientOptions() {
     return clientOptions;
   }
@@ -133,7 +139,7 @@ public final class ServeResult {
     return h;
   }
 
-  /** Per-chunk ITL histogram (µs). */
+  /** Per-chunk ITL histogram (µs, 3 significant digits) of successful requests. */
   public synchronized Histogram itlHistogram() {
     if (itlHist == null) {
       itlHist = recorders.itl.getIntervalHistogram();
@@ -141,7 +147,7 @@ public final class ServeResult {
     return itlHist.copy(); // a copy: callers may reset or add to it
   }
 
-  /** E2EL histogram (µs). */
+  /** E2EL histogram (µs, 3 significant digits) of successful requests. */
   public synchronized Histogram e2elHistogram() {
     if (e2elHist == null) {
       e2elHist = recorders.e2el.getIntervalHistogram();
@@ -178,7 +184,10 @@ public final class ServeResult {
     });
   }
 
-  /** Computes the statistics (reference definitions plus infx's extra views). */
+  /**
+   * Computes the statistics from the exact samples (client spec §5: values in seconds, throughputs
+   * per second of {@link #durationSeconds()}), plus infx's extra views.
+   */
   public ServeMetrics metrics(MetricOptions options) {
     int n = records.size();
     int[] inputLens = new int[n];

@@ -7,7 +7,8 @@ import java.util.Arrays;
  * arithmetic mean, the median (mean of the two middle values for even n), the <b>population</b>
  * standard deviation (divide by n) and percentiles by numpy's default linear interpolation
  * ({@code h = (n − 1)·p/100}, {@code x[⌊h⌋] + (h − ⌊h⌋)·(x[⌊h⌋+1] − x[⌊h⌋])}). An empty sample
- * gives 0.0 for every statistic, as the reference does.
+ * gives 0.0 for every statistic, as the reference does. Every value is in the samples' own unit
+ * (seconds for {@link io.infx.client.ServeMetrics}); the raw file multiplies by 1000 (ms).
  */
 public final class Stats {
 
@@ -41,10 +42,12 @@ public final class Stats {
     return new Stats(values, s);
   }
 
+  /** Number of samples. */
   public int count() {
     return sorted.length;
   }
 
+  /** Arithmetic mean (numpy pairwise summation, in sample order); 0.0 when empty. */
   public double mean() {
     return mean;
   }
@@ -54,22 +57,26 @@ public final class Stats {
     return std;
   }
 
+  /** numpy median (mean of the two middle values for even n); 0.0 when empty. */
   public double median() {
     return percentile(50);
   }
 
+  /** Smallest sample; 0.0 when empty. */
   public double min() {
     return sorted.length == 0 ? 0 : sorted[0];
   }
 
+  /** Largest sample; 0.0 when empty. */
   public double max() {
     return sorted.length == 0 ? 0 : sorted[sorted.length - 1];
   }
 
   /**
-   * numpy's default (linear) percentile.
+   * numpy's default (linear) percentile; 0.0 when empty.
    *
-   * @param p in [0, 100]
+   * @param p in [0, 100] (e.g. 99.9, not 0.999)
+   * @throws IllegalArgumentException if {@code p} is outside [0, 100] or NaN
    */
   public double percentile(double p) {
     if (p < 0 || p > 100 || Double.isNaN(p)) {
