@@ -6,6 +6,7 @@ import java.util.OptionalInt;
  * Closed loop: {@code concurrency} requests in flight; each completion releases the next request.
  *
  * @param concurrency in-flight requests, ≥ 1
+ * @throws IllegalArgumentException if {@code concurrency} &lt; 1
  */
 public record ClosedLoop(int concurrency) implements LoadModel {
   public ClosedLoop {
@@ -14,6 +15,7 @@ public record ClosedLoop(int concurrency) implements LoadModel {
     }
   }
 
+  /** Always {@link #concurrency()}. */
   @Override
   public OptionalInt maxConcurrency() {
     return OptionalInt.of(concurrency);

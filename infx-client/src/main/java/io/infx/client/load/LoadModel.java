@@ -18,23 +18,27 @@ public sealed interface LoadModel permits ClosedLoop, OpenLoop {
   /** The most requests in flight at once, when bounded. */
   OptionalInt maxConcurrency();
 
-  /** A closed loop of {@code concurrency} requests. */
+  /** A closed loop of {@code concurrency} requests (IllegalArgumentException if &lt; 1). */
   static ClosedLoop closed(int concurrency) {
     return new ClosedLoop(concurrency);
   }
 
-  /** Poisson arrivals at {@code requestsPerSecond}. */
+  /** Poisson arrivals at {@code requestsPerSecond} req/s (IllegalArgumentException unless finite, &gt; 0). */
   static OpenLoop poisson(double requestsPerSecond) {
     return new OpenLoop(requestsPerSecond, OpenLoop.Arrivals.GAMMA, 1.0, OptionalInt.empty());
   }
 
-  /** Gamma arrivals (shape = burstiness; 1 = Poisson, < 1 burstier, > 1 more regular). */
+  /**
+   * Gamma arrivals at {@code requestsPerSecond} req/s with shape = burstiness (1 = Poisson, &lt; 1
+   * burstier, &gt; 1 more regular). IllegalArgumentException unless the rate is finite and &gt; 0 and
+   * the burstiness &gt; 0.
+   */
   static OpenLoop gamma(double requestsPerSecond, double burstiness) {
     return new OpenLoop(requestsPerSecond, OpenLoop.Arrivals.GAMMA, burstiness,
         OptionalInt.empty());
   }
 
-  /** Evenly spaced arrivals. */
+  /** Evenly spaced arrivals, {@code 1 / requestsPerSecond} s apart (rate finite and &gt; 0). */
   static OpenLoop constant(double requestsPerSecond) {
     return new OpenLoop(requestsPerSecond, OpenLoop.Arrivals.CONSTANT, 1.0, OptionalInt.empty());
   }

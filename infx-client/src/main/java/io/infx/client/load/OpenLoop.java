@@ -14,6 +14,7 @@ import java.util.SplittableRandom;
  * @param arrivals the inter-arrival distribution
  * @param burstiness gamma shape, &gt; 0 (ignored for constant arrivals)
  * @param ceiling optional concurrency ceiling; arrivals beyond it queue in order
+ * @throws IllegalArgumentException if the rate, burstiness or ceiling is out of range
  */
 public record OpenLoop(double rate, Arrivals arrivals, double burstiness, OptionalInt ceiling)
     implements LoadModel {
@@ -33,11 +34,16 @@ public record OpenLoop(double rate, Arrivals arrivals, double burstiness, Option
     }
   }
 
-  /** The same arrivals under a concurrency ceiling. */
+  /**
+   * The same arrivals under a concurrency ceiling.
+   *
+   * @throws IllegalArgumentException if {@code maxConcurrency} &lt; 1
+   */
   public OpenLoop withCeiling(int maxConcurrency) {
     return new OpenLoop(rate, arrivals, burstiness, OptionalInt.of(maxConcurrency));
   }
 
+  /** The ceiling, when one was set; unbounded otherwise. */
   @Override
   public OptionalInt maxConcurrency() {
     return ceiling;
@@ -45,7 +51,12 @@ public record OpenLoop(double rate, Arrivals arrivals, double burstiness, Option
 
   /**
    * Intended send offsets from the start of the measured phase, in nanoseconds: request {@code i}
-   * is due after the first {@code i} intervals. Deterministic for a seed.
+   * is due after the first {@code i} intervals (so element 0 is 0). Deterministic for a seed; the
+   * draws come from {@link SplittableRandom}, not the reference's numpy RNG, so only the
+   * distribution matches.
+   *
+   * @param n number of requests (array length)
+   * @param seed schedule seed ({@code --seed})
    */
   public long[] scheduleNanos(int n, long seed) {
     SplittableRandom r = new SplittableRandom(seed ^ 0x5DEECE66DL);

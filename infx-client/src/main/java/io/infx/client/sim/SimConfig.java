@@ -48,7 +48,7 @@ public abstract class SimConfig {
     return false;
   }
 
-  /** Longest prompt + max_tokens accepted; longer requests get vLLM's 400. Default 131072. */
+  /** Longest prompt + max_tokens accepted, in tokens; longer get vLLM's 400. Default 131072. */
   @Value.Default
   public int maxModelLen() {
     return 131072;
@@ -60,7 +60,7 @@ public abstract class SimConfig {
     return 256;
   }
 
-  /** Prefill speed for prompt tokens not in the prefix cache. Default 50,000 tok/s. */
+  /** Prefill speed for prompt tokens not in the prefix cache, in tok/s. Default 50,000. */
   @Value.Default
   public double prefillTokensPerSecond() {
     return 50_000;
@@ -72,7 +72,7 @@ public abstract class SimConfig {
     return Duration.ofMillis(2);
   }
 
-  /** Extra step time per running sequence. Default 20 µs. */
+  /** Extra step time per running sequence (× running sequences). Default 20 µs. */
   @Value.Default
   public Duration decodeStepPerSeq() {
     return Duration.ofNanos(20_000);
@@ -128,10 +128,15 @@ public abstract class SimConfig {
     }
   }
 
+  /**
+   * A builder; {@code build()} throws {@link IllegalArgumentException} when a count, the port or
+   * the prefill speed is out of range.
+   */
   public static ImmutableSimConfig.Builder builder() {
     return ImmutableSimConfig.builder();
   }
 
+  /** The default configuration (every default above). */
   public static SimConfig defaults() {
     return builder().build();
   }
