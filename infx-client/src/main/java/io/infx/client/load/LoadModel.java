@@ -23,15 +23,15 @@ public sealed interface LoadModel permits ClosedLoop, OpenLoop {
     return new ClosedLoop(concurrency);
   }
 
-  /** Poisson arrivals at {@code requestsPerSecond} req/s (IllegalArgumentException unless finite, &gt; 0). */
+  /** Poisson arrivals at {@code requestsPerSecond} req/s (IllegalArgumentException unless &gt; 0). */
   static OpenLoop poisson(double requestsPerSecond) {
     return new OpenLoop(requestsPerSecond, OpenLoop.Arrivals.GAMMA, 1.0, OptionalInt.empty());
   }
 
   /**
-   * Gamma arrivals at {@code requestsPerSecond} req/s with shape = burstiness (1 = Poisson, &lt; 1
-   * burstier, &gt; 1 more regular). IllegalArgumentException unless the rate is finite and &gt; 0 and
-   * the burstiness &gt; 0.
+   * Gamma arrivals at {@code requestsPerSecond} req/s with shape = burstiness (1 = Poisson,
+   * &lt; 1 burstier, &gt; 1 more regular). IllegalArgumentException unless the rate is finite
+   * and &gt; 0 and the burstiness &gt; 0.
    */
   static OpenLoop gamma(double requestsPerSecond, double burstiness) {
     return new OpenLoop(requestsPerSecond, OpenLoop.Arrivals.GAMMA, burstiness,
