@@ -30,6 +30,7 @@ public abstract class AggregateRow {
   /** Keys the normalizer writes itself; a converted raw metric may not take one of these names. */
   public static final Set<String> RESERVED_KEYS = reservedKeys();
 
+  /** The run's identity: hardware, framework, precision, ISL/OSL (tokens), topology. */
   public abstract RunIdentity identity();
 
   /** Measured concurrency ({@code max_concurrency} of the raw result). */
@@ -50,12 +51,19 @@ public abstract class AggregateRow {
   /** Input token throughput per GPU (per prefill GPU for multi-node results), tokens/s/GPU. */
   public abstract double inputTputPerGpu();
 
-  /** Converted raw metrics in raw-file order (seconds, or tokens/s/user for {@code *_intvty}). */
+  /**
+   * Converted raw metrics in raw-file order (results spec §2.5): {@code *_ms} keys ÷ 1000, so
+   * seconds; {@code *_intvty} = 1000 / TPOT ms, in tokens/s/user.
+   */
   public abstract Map<String, Double> metrics();
 
   /** Power fields, absent when the power stage is off for this result. */
   public abstract Optional<PowerFields> power();
 
+  /**
+   * A builder; {@code build()} throws {@link ResultsException} ({@code invalid_raw_value}) when a
+   * metric name is one of {@link #RESERVED_KEYS}.
+   */
   public static ImmutableAggregateRow.Builder builder() {
     return ImmutableAggregateRow.builder();
   }

@@ -48,6 +48,7 @@ public final class Collector {
    */
   public record Entry(String source, JsonNode value, List<Violation> violations,
       Optional<String> duplicateOf) {
+    /** True when the element has no schema violation (duplicates may still be valid). */
     public boolean valid() {
       return violations.isEmpty();
     }
@@ -71,6 +72,7 @@ public final class Collector {
       return entries.stream().filter(e -> AggregateSchema.isAgentic(e.value())).count();
     }
 
+    /** Elements with schema violations, in collection order. */
     public List<Entry> invalid() {
       return entries.stream().filter(e -> !e.valid()).collect(Collectors.toList());
     }
@@ -186,12 +188,21 @@ public final class Collector {
     return new Report(dir, List.copyOf(entries), List.copyOf(skipped), List.copyOf(duplicates));
   }
 
-  /** Writes a JSON array as the reference does ({@code json.dump(rows, f, indent=2)}), atomically. */
+  /**
+   * Writes a JSON array as the reference does ({@code json.dump(rows, f, indent=2)}), atomically.
+   *
+   * @throws InfxException kind {@code file} when the file cannot be written
+   */
   public static void write(Path target, ArrayNode rows) {
     AtomicFiles.writeString(target, PythonJson.dumps(rows, 2));
   }
 
-  /** Writes {@code rejected_rows.json}: {@code [{"source", "errors", "row"}]}, atomically. */
+  /**
+   * Writes {@code rejected_rows.json}: {@code [{"source", "errors", "row"}]} ({@code row}
+   * omitted for a skipped file), atomically.
+   *
+   * @throws InfxException kind {@code file} when the file cannot be written
+   */
   public static void writeRejects(Path target, List<Reject> rejects) {
     ArrayNode a = Json.mapper().createArrayNode();
     for (Reject r : rejects) {

@@ -111,12 +111,19 @@ public final class Comparison {
    */
   public record Comparability(Status status, List<String> reasons, List<String> notes) {}
 
-  /** A matched point. Deltas are empty when the pair is not comparable. */
+  /**
+   * A matched point. Deltas (one per {@link #METRICS} entry, aggregate units) are empty when the
+   * pair is not comparable.
+   */
   public record Pair(
       String key, AggregateRows.Sourced baseline, AggregateRows.Sourced candidate,
       Comparability comparability, List<Delta> deltas) {}
 
-  /** Rows that could not be paired. */
+  /**
+   * A row that could not be paired.
+   *
+   * @param side {@code baseline} or {@code candidate}
+   */
   public record Unpaired(String key, String side, String source, String reason) {}
 
   private final List<Pair> pairs;
@@ -127,10 +134,12 @@ public final class Comparison {
     this.unpaired = unpaired;
   }
 
+  /** Matched points, in {@link Summary#ORDER} of the candidate rows. */
   public List<Pair> pairs() {
     return pairs;
   }
 
+  /** Rows without a partner, and every row of a point that several rows of one side share. */
   public List<Unpaired> unpaired() {
     return unpaired;
   }

@@ -43,10 +43,12 @@ public final class Normalizer {
     return new Normalizer(NormalizerOptions.reference());
   }
 
+  /** A normalizer with the given options (NullPointerException if null). */
   public static Normalizer of(NormalizerOptions options) {
     return new Normalizer(options);
   }
 
+  /** The options this normalizer applies. */
   public NormalizerOptions options() {
     return options;
   }
@@ -56,9 +58,10 @@ public final class Normalizer {
    *
    * @param raw the parsed raw result (a JSON object, keys in file order)
    * @param identity the run's identity
-   * @return the aggregate row, without power fields (the power stage adds them)
-   * @throws ResultsException {@code missing_raw_field}, {@code invalid_raw_value} or
-   *     {@code division_by_zero}
+   * @return the aggregate row, without power fields (the power stage adds them); throughputs in
+   *     tok/s/GPU, latency metrics in seconds
+   * @throws ResultsException {@code missing_raw_field}, {@code invalid_raw_value} (also for a
+   *     non-finite per-GPU throughput) or {@code division_by_zero}
    */
   public AggregateRow normalize(JsonNode raw, RunIdentity identity) {
     int conc = concurrency(raw);

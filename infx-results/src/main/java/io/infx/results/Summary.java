@@ -56,12 +56,14 @@ public final class Summary {
       .thenComparing(r -> Topologies.label(r.identity().topology()))
       .thenComparingInt(AggregateRow::conc);
 
+  /** A summary of {@code rows} (copied, sorted by {@link #ORDER}). */
   public static Summary of(List<AggregateRow> rows) {
     List<AggregateRow> sorted = new ArrayList<>(rows);
     sorted.sort(ORDER);
     return new Summary(List.copyOf(sorted));
   }
 
+  /** The rows, in table order. */
   public List<AggregateRow> rows() {
     return rows;
   }
