@@ -23,7 +23,10 @@ public sealed interface LoadModel permits ClosedLoop, OpenLoop {
     return new ClosedLoop(concurrency);
   }
 
-  /** Poisson arrivals at {@code requestsPerSecond} req/s (IllegalArgumentException unless &gt; 0). */
+  /**
+   * Poisson arrivals at {@code requestsPerSecond} req/s (IllegalArgumentException unless finite
+   * and &gt; 0).
+   */
   static OpenLoop poisson(double requestsPerSecond) {
     return new OpenLoop(requestsPerSecond, OpenLoop.Arrivals.GAMMA, 1.0, OptionalInt.empty());
   }
