@@ -6,8 +6,10 @@ import java.util.Map;
 import java.util.OptionalDouble;
 
 /**
- * The statistics of one serve run. Reference fields follow client spec §5 (seconds inside
- * {@link Stats}; the raw file reports them in ms); the rest are infx's extra views.
+ * The statistics of one serve run, with the reference's field set (client spec §5; seconds inside
+ * {@link Stats}, the raw file reports them in ms) and infx's extra views. TTFT, ITL and TPOT are
+ * measured from the first token-carrying chunk (docs/decisions.md › Client); the reference's
+ * first-chunk-with-choices TTFT is {@link #ttftFirstChoices()}.
  */
 public final class ServeMetrics {
 

@@ -123,14 +123,17 @@ public abstract class SimConfig {
   @Value.Check
   protected void check() {
     if (maxNumSeqs() < 1 || streamInterval() < 1 || blockSize() < 1 || maxModelLen() < 1
-        || ioThreads() < 1 || prefillTokensPerSecond() <= 0 || port() < 0 || port() > 65535) {
+        || ioThreads() < 1 || prefillTokensPerSecond() <= 0 || port() < 0 || port() > 65535
+        || prefixCacheBlocks() < 0 || timelineCapacity() < 0
+        || decodeStepBase().isNegative() || decodeStepPerSeq().isNegative()) {
       throw new IllegalArgumentException("invalid simulator configuration: " + this);
     }
   }
 
   /**
-   * A builder; {@code build()} throws {@link IllegalArgumentException} when a count, the port or
-   * the prefill speed is out of range.
+   * A builder; {@code build()} throws {@link IllegalArgumentException} when a count, the port, the
+   * prefill speed or a decode-step duration is out of range (negative, or zero where a count must
+   * be positive).
    */
   public static ImmutableSimConfig.Builder builder() {
     return ImmutableSimConfig.builder();
