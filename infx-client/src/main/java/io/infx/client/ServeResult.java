@@ -132,11 +132,15 @@ public final class ServeResult {
     for (int i = 0; i < records.size(); i++) {
       RequestRecord r = records.get(i);
       if (r != null) {
-        long lateNanos = r.sendNanos() - Math.max(r.intendedNanos(), slotNanos[i]);
-        h.recordValue(Math.max(0, lateNanos) / 1_000);
+        h.recordValue(lateNanos(r, i) / 1_000);
       }
     }
     return h;
+  }
+
+  /** Send lateness of measured request {@code i}, ns, ≥ 0: send time after its intended time and free slot. */
+  private long lateNanos(RequestRecord r, int i) {
+    return Math.max(0, r.sendNanos() - Math.max(r.intendedNanos(), slotNanos[i]));
   }
 
   /** Per-chunk ITL histogram (µs, 3 significant digits) of successful requests. */
@@ -174,7 +178,7 @@ public final class ServeResult {
       for (var e : java.util.Map.of("ttft", ttftHistogram(), "itl", itlHistogram(),
           "e2el", e2elHistogram(), "lateness", latenessHistogram()).entrySet().stream()
           .sorted(java.util.Map.Entry.comparingByKey()).toList()) {
-        Histogram h = e.getValue().copy();
+        Histogram h = e.getValue();   // each accessor returns a fresh histogram
         h.setTag(e.getKey());
         h.setStartTimeStamp(startMillis);
         h.setEndTimeStamp(endMillis);
@@ -235,8 +239,7 @@ public final class ServeResult {
       }
       intervals.add(new long[] {r.sendNanos(), r.endNanos()});
       texts[i] = r.generatedText();
-      double late = (r.sendNanos() - Math.max(r.intendedNanos(), slotNanos[i])) / 1e9;
-      lateness.add(Math.max(0, late));
+      lateness.add(lateNanos(r, i) / 1e9);
       queueWait.add(Math.max(0, (slotNanos[i] - r.intendedNanos()) / 1e9));
       if (r.cancelled()) {
         cancelled++;

@@ -77,11 +77,7 @@ public abstract class FullSweepOptions {
 
   @Value.Check
   protected void check() {
-    for (String s : seqLens()) {
-      if (!s.equals("1k1k") && !s.equals("8k1k")) {
-        throw new IllegalArgumentException("unknown sequence family '" + s + "' (expected 1k1k or 8k1k)");
-      }
-    }
+    io.infx.matrix.internal.Expansion.families(seqLens()); // rejects unknown families
     if (stepSize() <= 1) {
       throw new IllegalArgumentException("step size must be greater than 1, got " + stepSize());
     }

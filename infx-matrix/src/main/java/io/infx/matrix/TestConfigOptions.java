@@ -42,11 +42,7 @@ public abstract class TestConfigOptions {
 
   @Value.Check
   protected void check() {
-    for (String s : seqLens()) {
-      if (!s.equals("1k1k") && !s.equals("8k1k")) {
-        throw new IllegalArgumentException("unknown sequence family '" + s + "' (expected 1k1k or 8k1k)");
-      }
-    }
+    io.infx.matrix.internal.Expansion.families(seqLens()); // rejects unknown families
     if (configKeys().isEmpty()) {
       throw new IllegalArgumentException("at least one config key is required");
     }

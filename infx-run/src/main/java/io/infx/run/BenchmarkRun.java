@@ -108,13 +108,7 @@ public final class BenchmarkRun {
       throw new UsageException("unknown adapter '" + options.adapter() + "' (supported: local, slurm)");
     }
     AdapterOptions adapterOptions = AdapterOptions.of(options.adapterOptions());
-    String prefix = options.adapter() + ".";
-    for (String key : adapterOptions.values().keySet()) {
-      if (!key.startsWith(prefix)) {
-        throw new UsageException("adapter option '" + key + "' is not for adapter '" + options.adapter()
-            + "' (its options start with '" + prefix + "')");
-      }
-    }
+    adapterOptions.requireFor(options.adapter());
     if (options.adapter().equals("slurm")) {
       SlurmAdapter.settings(adapterOptions); // rejects unknown keys and bad values before any point runs
     }

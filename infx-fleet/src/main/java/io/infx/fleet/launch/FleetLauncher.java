@@ -224,13 +224,7 @@ public final class FleetLauncher {
       adapter = adapters.get(found.adapterId());
       rule = found.rule();
     }
-    String prefix = adapter.id() + ".";
-    for (String key : b.options.values().keySet()) {
-      if (!key.startsWith(prefix)) {
-        throw new UsageException("adapter option '" + key + "' is not for adapter '" + adapter.id()
-            + "' (its options start with '" + prefix + "')");
-      }
-    }
+    b.options.requireFor(adapter.id());
     AdapterOptions options = b.options;
     if (binding.isPresent() && binding.get().cluster().isPresent()) {
       var cluster = binding.get().cluster().get();

@@ -59,6 +59,21 @@ public final class AdapterOptions {
   /**
    * @throws UsageException naming any key under {@code prefix} (e.g. {@code slurm.}) outside {@code known}
    */
+  /**
+   * Every option must belong to adapter {@code adapterId} (keys start with {@code <id>.}).
+   *
+   * @throws UsageException naming the first option of another adapter
+   */
+  public void requireFor(String adapterId) {
+    String prefix = adapterId + ".";
+    for (String key : values.keySet()) {
+      if (!key.startsWith(prefix)) {
+        throw new UsageException("adapter option '" + key + "' is not for adapter '" + adapterId
+            + "' (its options start with '" + prefix + "')");
+      }
+    }
+  }
+
   public void requireKnown(String prefix, java.util.Set<String> known) {
     for (String k : values.keySet()) {
       if (k.startsWith(prefix) && !known.contains(k)) {

@@ -98,7 +98,12 @@ public final class Expansion {
     return expand(selected, new Traversal(Optional.empty(), families(seqLens), scenarioTypes, nodeFilter, concs));
   }
 
-  private static Set<String> families(List<String> seqLens) {
+  /**
+   * The sequence families {@code --seq-lens} names, in order.
+   *
+   * @throws IllegalArgumentException for anything but {@code 1k1k} and {@code 8k1k}
+   */
+  public static Set<String> families(List<String> seqLens) {
     Set<String> out = new LinkedHashSet<>();
     for (String s : seqLens) {
       if (!s.equals("1k1k") && !s.equals("8k1k")) {
