@@ -158,6 +158,9 @@ public final class BenchServeCommand implements Callable<Integer> {
 
   @Option(names = "--io-threads", description = "Client I/O threads (default: CPU count).") Integer ioThreads;
 
+  @Option(names = "--max-sse-event-bytes", defaultValue = "8388608", description = "Longest SSE line/event a server may send; a longer one fails that request as 'oversize' (default: ${DEFAULT-VALUE} = 8 MiB).")
+  int maxSseEventBytes;
+
   @Option(names = "--timeout-connect", defaultValue = "30s", description = "Connect deadline (e.g. 30s, 2m).") String timeoutConnect;
 
   @Option(names = "--timeout-first-byte", defaultValue = "30m") String timeoutFirstByte;
@@ -235,6 +238,10 @@ public final class BenchServeCommand implements Callable<Integer> {
     if (ioThreads != null) {
       job.ioThreads(ioThreads);
     }
+    if (maxSseEventBytes < 64) {
+      throw new UsageException("--max-sse-event-bytes must be ≥ 64, got " + maxSseEventBytes);
+    }
+    job.maxSseEventBytes(maxSseEventBytes);
     ServeJob.Outcome o = job.build().run(out, err);
     o.rawFile().ifPresent(f -> err.println("infx: raw result written to " + f));
     if (o.gateFailure().isPresent()) {

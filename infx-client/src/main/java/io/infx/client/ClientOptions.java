@@ -58,10 +58,23 @@ public abstract class ClientOptions {
     return 8192;
   }
 
+  /**
+   * Longest SSE line or event (bytes) a stream may send; a longer one fails that request with
+   * {@link FailureClass#OVERSIZE}. Default {@link io.infx.client.sse.SseParser#DEFAULT_MAX_EVENT_BYTES}
+   * (8 MiB). Each in-flight stream buffers at most about twice this.
+   */
+  @Value.Default
+  public int maxSseEventBytes() {
+    return io.infx.client.sse.SseParser.DEFAULT_MAX_EVENT_BYTES;
+  }
+
   @Value.Check
   protected void check() {
     if (maxConnections() < 1 || ioThreads() < 1 || bufferSize() < 512) {
       throw new IllegalArgumentException("maxConnections and ioThreads must be ≥ 1, bufferSize ≥ 512");
+    }
+    if (maxSseEventBytes() < 64) {
+      throw new IllegalArgumentException("maxSseEventBytes must be ≥ 64, got " + maxSseEventBytes());
     }
   }
 

@@ -18,7 +18,18 @@ public enum FailureClass {
    */
   STREAM("stream"),
   /** A chunk could not be decoded (malformed JSON, wrong shape). */
-  DECODE("decode");
+  DECODE("decode"),
+  /**
+   * One SSE line or event exceeded the client's limit ({@link ClientOptions#maxSseEventBytes()}):
+   * the request is failed and its connection closed so one runaway stream cannot exhaust memory.
+   */
+  OVERSIZE("oversize"),
+  /**
+   * The client itself failed while handling the response (an {@link Error} such as
+   * {@link OutOfMemoryError}, or an unexpected exception on the I/O thread); only this request is
+   * failed and the I/O threads keep running.
+   */
+  CLIENT("client");
 
   private final String label;
 

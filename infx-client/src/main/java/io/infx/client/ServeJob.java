@@ -166,6 +166,12 @@ public abstract class ServeJob {
 
   public abstract OptionalInt ioThreads();
 
+  /** {@code --max-sse-event-bytes}: see {@link ClientOptions#maxSseEventBytes()}. */
+  @Value.Default
+  public int maxSseEventBytes() {
+    return io.infx.client.sse.SseParser.DEFAULT_MAX_EVENT_BYTES;
+  }
+
   /** Show the progress bar on stderr. */
   @Value.Default
   public boolean progress() {
@@ -233,7 +239,7 @@ public abstract class ServeJob {
             + "' (supported: random, jsonl)");
       };
       ImmutableClientOptions.Builder co = ClientOptions.builder().baseUri(base()).http2(http2())
-          .deadlines(deadlines()).fallbackTokenizer(t)
+          .deadlines(deadlines()).fallbackTokenizer(t).maxSseEventBytes(maxSseEventBytes())
           // texts are only saved with --save-detailed; without it they are counted and dropped
           .retainText(saveDetailed());
       apiKey().ifPresent(co::apiKey);

@@ -51,7 +51,7 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
   private final Tokenizer tokenizer;
   final CompletableFuture<RequestRecord> result = new CompletableFuture<>();
   private final AtomicBoolean finished = new AtomicBoolean();
-  private final SseParser sse = new SseParser(this);
+  private final SseParser sse;
   private JsonParser parser;
 
   final long intendedNanos;
@@ -94,7 +94,8 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
   private int chunkCompletion;
 
   StreamExchange(JsonFactory json, InferenceRequest request, int index, RequestRecord.Phase phase,
-      long intendedNanos, boolean retainText, Tokenizer tokenizer) {
+      long intendedNanos, boolean retainText, Tokenizer tokenizer, int maxSseEventBytes) {
+    this.sse = new SseParser(this, maxSseEventBytes);
     this.json = json;
     this.request = request;
     this.index = index;
@@ -137,18 +138,41 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
   }
 
   @Override
-  public void consume(ByteBuffer src) {
+  public void consume(ByteBuffer src) throws IOException {
     long now = System.nanoTime();
     lastActivityNanos = now;
     if (finished.get()) {
       src.position(src.limit());
       return;
     }
-    if (status == 200) {
-      sse.feed(src, now);
-    } else {
-      keepErrorBody(src);
+    try {
+      if (status == 200) {
+        sse.feed(src, now);
+      } else {
+        keepErrorBody(src);
+      }
+    } catch (RuntimeException | Error e) {
+      // Never let a failure here kill the shared I/O dispatch thread: fail this request only
+      // and let HttpCore close its connection. (An OutOfMemoryError is survivable here because
+      // this request's buffers become garbage once it is finished.)
+      streamFailure = new RequestFailure(FailureClass.CLIENT, "client error while reading the"
+          + " response: " + e.getClass().getSimpleName()
+          + (e.getMessage() == null ? "" : ": " + firstLine(e.getMessage())), status, "");
+      finish(now, streamFailure, false);
+      throw new IOException("request failed in the client: " + e.getClass().getSimpleName());
     }
+    if (sse.oversize()) {
+      finish(now, streamFailure, false);
+      // closes the connection: the rest of a runaway stream is never read
+      throw new IOException("SSE event longer than " + sse.maxEventBytes() + " bytes");
+    }
+  }
+
+  @Override
+  public void onOversize(int limitBytes) {
+    streamFailure = new RequestFailure(FailureClass.OVERSIZE, "an SSE line or event exceeded "
+        + limitBytes + " bytes (limit: ClientOptions.maxSseEventBytes, --max-sse-event-bytes)",
+        status, "");
   }
 
   @Override

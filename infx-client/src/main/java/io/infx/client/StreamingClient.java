@@ -144,7 +144,7 @@ public final class StreamingClient implements AutoCloseable {
   public CompletableFuture<RequestRecord> send(InferenceRequest request, int index,
       RequestRecord.Phase phase, long intendedNanos) {
     StreamExchange x = new StreamExchange(JSON, request, index, phase, intendedNanos,
-        options.retainText(), options.fallbackTokenizer().orElse(null));
+        options.retainText(), options.fallbackTokenizer().orElse(null), options.maxSseEventBytes());
     x.onFinish(() -> inflight.remove(x));
     AsyncRequestProducer producer = producer(request);
     long now = System.nanoTime();

@@ -18,7 +18,7 @@ class StreamExchangeTest {
   private static RequestRecord feed(Backend.Api api, String... reads) throws Exception {
     InferenceRequest req = new InferenceRequest(api, "/x", new byte[0], 7);
     StreamExchange x = new StreamExchange(new JsonFactory(), req, 0, RequestRecord.Phase.MEASURED,
-        0, true, null);
+        0, true, null, io.infx.client.sse.SseParser.DEFAULT_MAX_EVENT_BYTES);
     x.consumeResponse(new BasicHttpResponse(200),
         new BasicEntityDetails(-1, ContentType.parse("text/event-stream")), null, null);
     for (String r : reads) {

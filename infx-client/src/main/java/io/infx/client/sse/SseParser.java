@@ -18,6 +18,11 @@ import java.util.Objects;
  * bytes (no {@code String} per event). Any split of the same byte stream therefore yields the same
  * events; each event carries the arrival timestamp of the read that completed it.
  *
+ * <p>Memory is bounded: a line or an event's accumulated data longer than
+ * {@link #maxEventBytes()} (default {@link #DEFAULT_MAX_EVENT_BYTES}) is not buffered; the listener
+ * hears {@link Listener#onOversize(int)} once and the rest of the stream is discarded, so a server
+ * or proxy streaming one never-ending {@code data:} line costs at most about twice the limit.
+ *
  * <p>Not thread-safe: one parser per stream, fed from one thread at a time. The hot path allocates
  * nothing once its buffers have grown to the largest line and event seen.
  */
@@ -30,7 +35,19 @@ public final class SseParser {
 
     /** A valid {@code retry} field was seen (milliseconds). */
     default void onRetry(long millis) {}
+
+    /**
+     * A line or an event's data grew past {@code limitBytes}; called once, after which the parser
+     * discards everything it is fed.
+     */
+    default void onOversize(int limitBytes) {}
   }
+
+  /**
+   * Default limit of one SSE line or event (8 MiB): OpenAI-style chunks of real engines are a few
+   * hundred bytes to a few KiB (even with logprobs), so a bigger one is a broken server or proxy.
+   */
+  public static final int DEFAULT_MAX_EVENT_BYTES = 8 << 20;
 
   private static final byte CR = '\r';
   private static final byte LF = '\n';
@@ -42,6 +59,8 @@ public final class SseParser {
 
   private final Listener listener;
   private final SseEvent event = new SseEvent();
+  private final int maxEventBytes;
+  private boolean oversize;
 
   private byte[] line = new byte[256];
   private int lineLen;
@@ -50,8 +69,32 @@ public final class SseParser {
   private long bytes;
   private byte[] scratch; // for direct ByteBuffers
 
+  /** A parser with the {@link #DEFAULT_MAX_EVENT_BYTES default} line/event limit. */
   public SseParser(Listener listener) {
+    this(listener, DEFAULT_MAX_EVENT_BYTES);
+  }
+
+  /**
+   * A parser that refuses lines and events longer than {@code maxEventBytes}.
+   *
+   * @throws IllegalArgumentException when {@code maxEventBytes < 64}
+   */
+  public SseParser(Listener listener, int maxEventBytes) {
     this.listener = Objects.requireNonNull(listener, "listener");
+    if (maxEventBytes < 64) {
+      throw new IllegalArgumentException("maxEventBytes must be ≥ 64, got " + maxEventBytes);
+    }
+    this.maxEventBytes = maxEventBytes;
+  }
+
+  /** The longest line or event data accepted, in bytes. */
+  public int maxEventBytes() {
+    return maxEventBytes;
+  }
+
+  /** Whether the limit was exceeded (the rest of the stream is being discarded). */
+  public boolean oversize() {
+    return oversize;
   }
 
   /** Total bytes fed so far. */
@@ -65,6 +108,11 @@ public final class SseParser {
     if (n == 0) {
       return;
     }
+    if (oversize) {
+      src.position(src.limit());
+      bytes += n;
+      return;
+    }
     if (src.hasArray()) {
       feed(src.array(), src.arrayOffset() + src.position(), n, arrivalNanos);
       src.position(src.limit());
@@ -72,17 +120,22 @@ public final class SseParser {
       if (scratch == null || scratch.length < Math.min(n, 1 << 16)) {
         scratch = new byte[Math.max(4096, Math.min(n, 1 << 16))];
       }
-      while (src.hasRemaining()) {
+      while (src.hasRemaining() && !oversize) {
         int k = Math.min(src.remaining(), scratch.length);
         src.get(scratch, 0, k);
         feed(scratch, 0, k, arrivalNanos);
       }
+      bytes += src.remaining();
+      src.position(src.limit());
     }
   }
 
   /** Feeds {@code len} bytes of {@code b} from {@code off}, read at {@code arrivalNanos}. */
   public void feed(byte[] b, int off, int len, long arrivalNanos) {
     bytes += len;
+    if (oversize) {
+      return;
+    }
     int end = off + len;
     int i = off;
     if (bomMatched >= 0) {
@@ -119,7 +172,7 @@ public final class SseParser {
       }
     }
     int start = i;
-    while (i < end) {
+    while (i < end && !oversize) {
       byte c = b[i];
       if (c == LF || c == CR) {
         if (lineLen == 0) {
@@ -144,7 +197,7 @@ public final class SseParser {
         i++;
       }
     }
-    if (start < end) {
+    if (start < end && !oversize) {
       append(b, start, end - start);
     }
   }
@@ -155,6 +208,7 @@ public final class SseParser {
    */
   public void end() {
     lineLen = 0;
+    oversize = false;
     lastWasCr = false;
     event.resetPending();
   }
@@ -163,8 +217,12 @@ public final class SseParser {
     if (len == 0) {
       return;
     }
+    if ((long) lineLen + len > maxEventBytes) {
+      tooBig();
+      return;
+    }
     if (lineLen + len > line.length) {
-      line = Arrays.copyOf(line, Math.max(line.length * 2, lineLen + len));
+      line = Arrays.copyOf(line, Math.min(maxEventBytes, Math.max(line.length * 2, lineLen + len)));
     }
     System.arraycopy(b, off, line, lineLen, len);
     lineLen += len;
@@ -200,6 +258,10 @@ public final class SseParser {
     int nameLen = nameEnd - off;
     int valueLen = off + len - valueStart;
     if (is(b, off, nameLen, DATA)) {
+      if ((long) event.dataLength() + valueLen + 1 > maxEventBytes) {
+        tooBig();
+        return;
+      }
       event.appendData(b, valueStart, valueLen);
     } else if (is(b, off, nameLen, EVENT)) {
       event.setType(b, valueStart, valueLen);
@@ -225,6 +287,14 @@ public final class SseParser {
       listener.onRetry(v);
     }
     // any other field name is ignored
+  }
+
+  private void tooBig() {
+    oversize = true;
+    lineLen = 0;
+    line = new byte[256]; // give the grown buffer back now, not when the stream ends
+    event.resetPending();
+    listener.onOversize(maxEventBytes);
   }
 
   private void dispatch(long arrivalNanos) {

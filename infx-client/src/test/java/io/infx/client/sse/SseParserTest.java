@@ -161,6 +161,47 @@ class SseParserTest {
     assertThat(d.remaining()).isZero();
   }
 
+  @Test
+  void aLineOrEventPastTheLimitIsReportedOnceAndTheRestDiscarded() {
+    List<String> out = new ArrayList<>();
+    List<Integer> oversize = new ArrayList<>();
+    SseParser.Listener l = new SseParser.Listener() {
+      @Override
+      public void onEvent(SseEvent event) {
+        out.add(event.data());
+      }
+
+      @Override
+      public void onOversize(int limitBytes) {
+        oversize.add(limitBytes);
+      }
+    };
+    // one long line, fed in small reads as a socket would deliver it
+    SseParser p = new SseParser(l, 100);
+    p.feed(ByteBuffer.wrap("data: ok\n\ndata: ".getBytes(StandardCharsets.UTF_8)), 0);
+    for (int i = 0; i < 50; i++) {
+      p.feed(ByteBuffer.wrap("xxxxxxxxxx".getBytes(StandardCharsets.UTF_8)), 0);
+    }
+    p.feed(ByteBuffer.wrap("\n\ndata: later\n\n".getBytes(StandardCharsets.UTF_8)), 0);
+    assertThat(out).containsExactly("ok");
+    assertThat(oversize).containsExactly(100);
+    assertThat(p.oversize()).isTrue();
+    // many short data lines that together exceed the limit (one event)
+    out.clear();
+    oversize.clear();
+    SseParser q = new SseParser(l, 100);
+    q.feed(ByteBuffer.wrap("data: 0123456789\n".repeat(10).getBytes(StandardCharsets.UTF_8)), 0);
+    q.feed(ByteBuffer.wrap("\n".getBytes(StandardCharsets.UTF_8)), 0);
+    assertThat(out).isEmpty();
+    assertThat(oversize).containsExactly(100);
+    // exactly at the limit still passes
+    out.clear();
+    SseParser r = new SseParser(l, 100);
+    String v = "y".repeat(99);
+    r.feed(ByteBuffer.wrap(("data:" + v.substring(5) + "\n\n").getBytes(StandardCharsets.UTF_8)), 0);
+    assertThat(out).containsExactly(v.substring(5));
+  }
+
   // --- property: any re-chunking gives the same events, equal to the oracle ---
 
   private static final String[] ENDINGS = {"\n", "\r", "\r\n"};

@@ -846,6 +846,8 @@ public final class ReplayEngine {
       case HTTP_4XX, HTTP_5XX, HTTP_OTHER -> "HTTPStatusError";
       case STREAM -> "StreamError";
       case DECODE -> "DecodeError";
+      case OVERSIZE -> "OversizeError";
+      case CLIENT -> "ClientError";
     };
   }
 
