@@ -7,6 +7,7 @@ import com.fasterxml.jackson.core.async.ByteArrayFeeder;
 import io.infx.client.sse.SseEvent;
 import io.infx.client.sse.SseParser;
 import io.infx.client.tokenizer.Tokenizer;
+import io.infx.core.secret.Redactor;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.ConnectException;
@@ -61,6 +62,7 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
   volatile Future<RequestRecord> future;
   private volatile String timeoutReason;
   private Runnable onFinish;
+  private Redactor redactor = Redactor.shapesOnly();
 
   private int status;
   private String reason = "";
@@ -107,6 +109,11 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
 
   void onFinish(Runnable r) {
     this.onFinish = r;
+  }
+
+  /** Masks the run's secrets in every failure message and body this exchange records. */
+  void redactWith(Redactor r) {
+    this.redactor = r;
   }
 
   // ---- AsyncResponseConsumer ----
@@ -521,6 +528,11 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
   private void finish(long now, RequestFailure failure, boolean cancelled) {
     if (!finished.compareAndSet(false, true)) {
       return;
+    }
+    if (failure != null) {
+      // servers and gateways echo request headers (the API key) in error bodies
+      failure = new RequestFailure(failure.kind(), redactor.redact(failure.message()),
+          failure.status(), redactor.redact(failure.body()));
     }
     RequestRecord.Builder b = RequestRecord.builder()
         .index(index).phase(phase).api(request.api())

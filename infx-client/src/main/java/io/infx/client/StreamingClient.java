@@ -2,6 +2,7 @@ package io.infx.client;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import io.infx.core.InfxException;
+import io.infx.core.secret.Redactor;
 import java.net.URI;
 import java.util.Map;
 import java.util.Objects;
@@ -56,12 +57,14 @@ public final class StreamingClient implements AutoCloseable {
   private final CloseableHttpAsyncClient http;
   private final HttpHost host;
   private final String basePath;
+  private final Redactor redactor;
   private final Set<StreamExchange> inflight = ConcurrentHashMap.newKeySet();
   private final Thread watchdog;
   private volatile boolean closed;
 
   private StreamingClient(ClientOptions options) {
     this.options = options;
+    this.redactor = Redactor.forProcess(options.apiKey().orElse(null));
     URI base = options.baseUri();
     if (base.getHost() == null || base.getScheme() == null) {
       throw new InfxException("usage", "base URL needs a scheme and a host: " + base);
@@ -146,6 +149,7 @@ public final class StreamingClient implements AutoCloseable {
     StreamExchange x = new StreamExchange(JSON, request, index, phase, intendedNanos,
         options.retainText(), options.fallbackTokenizer().orElse(null), options.maxSseEventBytes());
     x.onFinish(() -> inflight.remove(x));
+    x.redactWith(redactor);
     AsyncRequestProducer producer = producer(request);
     long now = System.nanoTime();
     x.sendNanos = now;

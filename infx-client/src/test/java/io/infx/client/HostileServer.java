@@ -34,7 +34,15 @@ final class HostileServer implements AutoCloseable {
   /** Bytes written into endless lines so far. */
   final java.util.concurrent.atomic.AtomicLong endlessBytes = new java.util.concurrent.atomic.AtomicLong();
 
+  private final String forcedMode;
+
   HostileServer() throws java.io.IOException {
+    this(null);
+  }
+
+  /** A server that answers every request as if its prompt contained {@code forcedMode}. */
+  HostileServer(String forcedMode) throws java.io.IOException {
+    this.forcedMode = forcedMode;
     server = new ServerSocket(0, 64, InetAddress.getLoopbackAddress());
     Thread t = new Thread(this::serve, "hostile-server");
     t.setDaemon(true);
@@ -79,7 +87,7 @@ final class HostileServer implements AutoCloseable {
         }
         got += k;
       }
-      String req = new String(body, 0, got);
+      String req = forcedMode != null ? forcedMode : new String(body, 0, got);
       requests.incrementAndGet();
       OutputStream out = s.getOutputStream();
       if (req.contains("endless")) {

@@ -148,6 +148,11 @@ public final class EnvProjector {
     b.put("RUNNER_NAME", runner.name());
     b.put("RUNNER_TYPE", row.runnerLabel().orElse(""));
     b.put("RESULT_FILENAME", ResultNaming.fromProjected(b.values, row.shape(), runner, ctx.fingerprintPolicy()));
+    // Names that become file names are refused here, before a launch writes anything.
+    fileName(b, "/exp-name", "exp-name", b.values.get("EXP_NAME"));
+    fileName(b, "", "runner name", runner.name());
+    fileName(b, "", "RESULT_FILENAME", b.values.get("RESULT_FILENAME"));
+    b.failIfInvalid();
     if (row.shape() == Shape.SINGLE_NODE) {
       long gpus = Long.parseLong(b.values.get("TP")) * Long.parseLong(b.values.get("PP_SIZE"))
           * Long.parseLong(b.values.get("PCP_SIZE"));
@@ -276,6 +281,14 @@ public final class EnvProjector {
   private static boolean flag(MatrixRow row, String key) {
     return row.get(key).map(v -> v.isBoolean() ? v.booleanValue() : "true".equalsIgnoreCase(v.asText()))
         .orElse(false);
+  }
+
+  private static void fileName(Builder b, String pointer, String what, String value) {
+    if (value == null || value.isEmpty()) {
+      return; // a missing key is reported by its own rule
+    }
+    io.infx.core.io.FileNames.problem(value).ifPresent(p -> b.violations.add(b.row.violation(
+        "fleet.row.file-name", pointer, what + " '" + value + "' " + p)));
   }
 
   private static String bool(boolean b) {

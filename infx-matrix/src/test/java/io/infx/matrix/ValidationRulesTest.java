@@ -163,6 +163,12 @@ class ValidationRulesTest {
             "V35.component-scope", "kv-p2p-transfer must be declared either at the top level or in search-space entries"),
         Arguments.of(sn("{tp: 8, conc-list: [4]}").replace("multinode: false", "multinode: false\n  kv-p2p-transfer: nixl"),
             "V1.unknown-key", "unknown key 'kv-p2p-transfer'"),
+        // issue 11: model-prefix feeds exp-name and RESULT_FILENAME, so '../x' escaped --out
+        Arguments.of(sn("{tp: 8, conc-list: [4]}").replace("model-prefix: mdl", "model-prefix: ../../escape"),
+            "infx.file-name-part", "must not contain '/'"),
+        Arguments.of(mn("  disagg: true\n  kv-p2p-transfer: nixl\n", "{conc-list: [4], " + PF + ", " + DC + "}")
+            .replace("framework: dynamo-trt", "framework: a\\\\b"),
+            "infx.file-name-part", "must not contain '/'"),
         Arguments.of(ag("", "{tp: 4, kv-offloading: none, kv-p2p-transfer: nixl, conc-list: [1]}"),
             "V36.transfer-multinode-only", "kv-p2p-transfer is only valid when multinode=true"),
         Arguments.of(mn("  disagg: true\n", "{conc-list: [4], " + PF + ", " + DC + "}"),

@@ -3,6 +3,7 @@ package io.infx.fleet.launch;
 import io.infx.core.InfxException;
 import io.infx.core.UsageException;
 import io.infx.core.io.AtomicFiles;
+import io.infx.core.secret.Redactor;
 import io.infx.fleet.ArtifactPlan;
 import io.infx.fleet.EnvProjector;
 import io.infx.fleet.LaunchEnv;
@@ -35,6 +36,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -242,7 +244,8 @@ public final class FleetLauncher {
     ArtifactPlan plan = ArtifactPlan.of(b.row, rf);
     AtomicFiles.writeString(ws.resolve("artifact_plan.json"), plan.toJson().toPrettyString() + "\n");
 
-    JobEvents events = new JobEvents();
+    Redactor redactor = redactorFor(env);
+    JobEvents events = new JobEvents().redactWith(redactor);
     identity(events, env, adapter.id(), rule);
     binding.flatMap(FleetBinding::clusterId).ifPresent(id -> events.identity("cluster", id));
     Lifecycle life = new Lifecycle(events);
@@ -272,7 +275,7 @@ public final class FleetLauncher {
       status = JobStatus.of(JobState.FAILED, unsupported.get(), 1);
     } else {
       PointLaunch pl = new PointLaunch(b.row, b.runner, env, ws, b.server, b.client, options, b.timeLimit,
-          b.readinessTimeout, life, b.log);
+          b.readinessTimeout, life, (src, line) -> b.log.line(src, redactor.redact(line)));
       try {
         status = adapter.launch(pl);
       } catch (BackendException e) {
@@ -347,6 +350,16 @@ public final class FleetLauncher {
     }, rc);
     events.write(jobEvent);
     return new LaunchResult(rc, rf, env, status, rawFile, agg, events.firstError(), jobEvent);
+  }
+
+  /** The run's secrets: this process's, the point's secret variables and secret-looking names. */
+  private static Redactor redactorFor(LaunchEnv env) {
+    List<String> values = new java.util.ArrayList<>();
+    for (String name : env.secretNames()) {
+      env.get(name).ifPresent(values::add);
+    }
+    return Redactor.forProcess().with(Redactor.fromEnvironment(env.values()))
+        .with(values.toArray(String[]::new));
   }
 
   /** The workflow's check: the raw result must appear within 10 one-second polls. */

@@ -1,5 +1,6 @@
 package io.infx.fleet.local;
 
+import io.infx.core.secret.Redactor;
 import io.infx.fleet.internal.LogTail;
 import io.infx.fleet.spi.Backend;
 import io.infx.fleet.spi.BackendException;
@@ -22,7 +23,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * Runs a job as a child process of this JVM, in its own process group (via {@code setsid} when the
  * machine has it) so that cancelling ends the whole tree — also grandchildren a server script
- * forks. Output goes to {@link JobSpec#logFile()} in the workspace; the time limit is enforced
+ * forks. Output goes to {@link JobSpec#logFile()} in the workspace, line by line through the
+ * run's {@link Redactor} (secret env values such as {@code HF_TOKEN} and credential-shaped text
+ * never reach the file); the time limit is enforced
  * (SIGTERM, then SIGKILL after a grace period) and reported as {@link JobState#TIMED_OUT}.
  *
  * <p>The environment is this JVM's plus {@link JobSpec#env()}.
@@ -41,10 +44,23 @@ public final class LocalProcessBackend implements Backend {
     final JobSpec spec;
     final long startNanos = System.nanoTime();
     volatile JobState endedAs; // CANCELLED or TIMED_OUT when we ended it
+    Thread pump;
 
     Running(Process process, JobSpec spec) {
       this.process = process;
       this.spec = spec;
+    }
+
+    /** Waits (bounded: a grandchild may hold the pipe open) until the log has every line. */
+    void awaitLog() {
+      Thread t = pump;
+      if (t != null && t.isAlive()) {
+        try {
+          t.join(5_000);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
     }
   }
 
@@ -65,15 +81,50 @@ public final class LocalProcessBackend implements Backend {
       Files.createDirectories(spec.workspace());
       Files.createDirectories(log.toAbsolutePath().getParent());
       ProcessBuilder pb = new ProcessBuilder(argv).directory(spec.workspace().toFile())
-          .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+          .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.PIPE)
           .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
       pb.environment().putAll(spec.env());
+      Redactor redactor = redactorFor(spec);
       Process p = pb.start();
+      Thread pump = new Thread(() -> pump(p, log, redactor), "infx-log-" + p.pid());
+      pump.setDaemon(true);
+      pump.start();
       JobHandle h = new JobHandle(scheduler(), Long.toString(p.pid()), spec.name());
-      jobs.put(h.id(), new Running(p, spec));
+      Running running = new Running(p, spec);
+      running.pump = pump;
+      jobs.put(h.id(), running);
       return h;
     } catch (IOException e) {
       throw new BackendException("cannot start " + spec.command().get(0) + ": " + e.getMessage(), false, e);
+    }
+  }
+
+  /** The JVM's secret-looking variables, the job's, and the values of its declared secrets. */
+  static Redactor redactorFor(JobSpec spec) {
+    List<String> declared = new ArrayList<>();
+    for (String name : spec.secretEnv()) {
+      String v = spec.env().get(name);
+      if (v != null) {
+        declared.add(v);
+      }
+    }
+    return Redactor.forProcess().with(Redactor.fromEnvironment(spec.env()))
+        .with(declared.toArray(String[]::new));
+  }
+
+  /** Copies the process's output into the log file, one redacted line at a time. */
+  private static void pump(Process p, Path log, Redactor redactor) {
+    try (java.io.BufferedReader in = new java.io.BufferedReader(new java.io.InputStreamReader(
+            p.getInputStream(), java.nio.charset.StandardCharsets.UTF_8));
+        java.io.Writer out = Files.newBufferedWriter(log, java.nio.charset.StandardCharsets.UTF_8,
+            java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND)) {
+      for (String line = in.readLine(); line != null; line = in.readLine()) {
+        out.write(redactor.redact(line));
+        out.write('\n');
+        out.flush(); // the log follower tails the file while the job runs
+      }
+    } catch (IOException e) {
+      // the process ended or the workspace went away: nothing more to copy
     }
   }
 
@@ -89,6 +140,7 @@ public final class LocalProcessBackend implements Backend {
     if (r.process.isAlive()) {
       return JobStatus.of(JobState.RUNNING, "running pid " + r.process.pid());
     }
+    r.awaitLog();
     int code = r.process.exitValue();
     if (r.endedAs != null) {
       return JobStatus.of(r.endedAs, r.endedAs.name().toLowerCase(java.util.Locale.ROOT) + " (exit " + code + ")", code);

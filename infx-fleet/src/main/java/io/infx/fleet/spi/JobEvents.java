@@ -3,6 +3,7 @@ package io.infx.fleet.spi;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.infx.core.io.AtomicFiles;
+import io.infx.core.secret.Redactor;
 import io.infx.core.json.Json;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -35,6 +36,7 @@ public final class JobEvents {
   private Failure firstError;
   private String outcome = "running";
   private Integer exitCode;
+  private Redactor redactor = Redactor.forProcess();
 
   public JobEvents() {
     this(Clock.systemUTC());
@@ -42,6 +44,15 @@ public final class JobEvents {
 
   public JobEvents(Clock clock) {
     this.clock = clock;
+  }
+
+  /**
+   * Masks the run's secrets in every failure message and evidence recorded from now on (default:
+   * the secret-looking variables of this process's environment and credential shapes).
+   */
+  public synchronized JobEvents redactWith(Redactor redactor) {
+    this.redactor = java.util.Objects.requireNonNull(redactor, "redactor");
+    return this;
   }
 
   /** Adds an identity field (string, number or boolean; lists allowed). */
@@ -99,7 +110,9 @@ public final class JobEvents {
   public synchronized void fail(String stage, FailureKind kind, String message, int exitCode, boolean retriable,
       String evidence) {
     if (firstError == null) {
-      firstError = new Failure(stage, kind, message, exitCode, retriable, evidence);
+      // failure texts quote server output, which may echo a token
+      firstError = new Failure(stage, kind, redactor.redact(message), exitCode, retriable,
+          redactor.redact(evidence));
     }
   }
 

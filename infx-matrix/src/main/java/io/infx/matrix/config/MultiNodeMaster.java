@@ -1,11 +1,13 @@
 package io.infx.matrix.config;
 
 import io.infx.core.InfxStyle;
+import io.infx.core.io.FileNames;
 import io.infx.core.bind.KeyOrder;
 import io.infx.core.bind.Rule;
 import io.infx.core.bind.SelfChecked;
 import io.infx.core.bind.SelfChecking;
 import jakarta.validation.constraints.Size;
+import jakarta.validation.constraints.Pattern;
 import java.util.List;
 import java.util.Optional;
 import org.immutables.value.Value;
@@ -27,15 +29,23 @@ public non-sealed abstract class MultiNodeMaster implements MasterConfig, SelfCh
   public abstract String model();
 
   @Override
+  @Rule("infx.file-name-part")
+  @Pattern(regexp = FileNames.PART_REGEX, message = FileNames.PART_MESSAGE)
   public abstract String modelPrefix();
 
   @Override
+  @Rule("infx.file-name-part")
+  @Pattern(regexp = FileNames.PART_REGEX, message = FileNames.PART_MESSAGE)
   public abstract String precision();
 
   @Override
+  @Rule("infx.file-name-part")
+  @Pattern(regexp = FileNames.PART_REGEX, message = FileNames.PART_MESSAGE)
   public abstract String framework();
 
   @Override
+  @Rule("infx.file-name-part")
+  @Pattern(regexp = FileNames.PART_REGEX, message = FileNames.PART_MESSAGE)
   public abstract String runner();
 
   @Override
