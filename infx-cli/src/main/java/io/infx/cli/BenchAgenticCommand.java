@@ -171,6 +171,8 @@ public final class BenchAgenticCommand implements Callable<Integer> {
       o.addAllServerMetricsUrls(serverMetrics.isEmpty() ? List.of(baseUrl.resolve("/metrics")) : serverMetrics);
     }
     o.tokenizer(resolveTokenizer(err));
+    Interrupts interrupts = Interrupts.install(err, grace + " s (--benchmark-grace-period)");
+    o.stop(interrupts.stop());
     AgenticOptions options;
     try {
       options = o.build();
@@ -178,6 +180,8 @@ public final class BenchAgenticCommand implements Callable<Integer> {
       throw new UsageException(e.getMessage());
     }
     Path artifacts = resultDir.resolve("aiperf_artifacts");
+    // before any traffic: the exports of a long run must not meet an unwritable directory
+    io.infx.core.io.OutputPreflight.check(artifacts, "--result-dir");
     AgenticResult r = AgenticReplay.run(corpus.traces(), options, artifacts, corpus.source());
     PrintWriter out = spec.commandLine().getOut();
     JsonNode agg = r.aggregate();
@@ -195,7 +199,8 @@ public final class BenchAgenticCommand implements Callable<Integer> {
         r.submissionValid() ? "yes" : "no (" + String.join(", ", r.invalidReasons()) + ")");
     // like AIPerf: a cancelled run, or a stalled one (no observations through 98 % of a >= 900 s
     // window), exits non-zero after writing its exports
-    return r.cancelled() || r.invalidReasons().contains("insufficient_profile_metric_coverage") ? 1 : 0;
+    return interrupts.exitCode(
+        r.cancelled() || r.invalidReasons().contains("insufficient_profile_metric_coverage") ? 1 : 0);
   }
 
   private AgenticOptions.Affinity affinity() {

@@ -161,6 +161,9 @@ public final class BenchServeCommand implements Callable<Integer> {
   @Option(names = "--max-sse-event-bytes", defaultValue = "8388608", description = "Longest SSE line/event a server may send; a longer one fails that request as 'oversize' (default: ${DEFAULT-VALUE} = 8 MiB).")
   int maxSseEventBytes;
 
+  @Option(names = "--interrupt-grace", defaultValue = "10s", description = "On SIGINT/SIGTERM: how long requests in flight may finish before they are cancelled; the raw result of what finished is then saved, marked incomplete (default: ${DEFAULT-VALUE}).")
+  String interruptGrace;
+
   @Option(names = "--timeout-connect", defaultValue = "30s", description = "Connect deadline (e.g. 30s, 2m).") String timeoutConnect;
 
   @Option(names = "--timeout-first-byte", defaultValue = "30m") String timeoutFirstByte;
@@ -242,12 +245,16 @@ public final class BenchServeCommand implements Callable<Integer> {
       throw new UsageException("--max-sse-event-bytes must be ≥ 64, got " + maxSseEventBytes);
     }
     job.maxSseEventBytes(maxSseEventBytes);
+    Duration grace = duration("--interrupt-grace", interruptGrace);
+    Interrupts interrupts = Interrupts.install(err, interruptGrace);
+    job.stop(interrupts.stop()).stopGrace(grace);
     ServeJob.Outcome o = job.build().run(out, err);
-    o.rawFile().ifPresent(f -> err.println("infx: raw result written to " + f));
-    if (o.gateFailure().isPresent()) {
+    o.rawFile().ifPresent(f -> err.println("infx: raw result written to " + f
+        + (o.result().incomplete() ? " (incomplete: interrupted)" : "")));
+    if (o.gateFailure().isPresent() && !o.result().incomplete()) {
       err.println(o.gateFailure().get());
     }
-    return o.exitCode();
+    return interrupts.exitCode(o.exitCode());
   }
 
   private MetricOptions metricOptions() {

@@ -117,8 +117,12 @@ final class FleetLaunchCommand implements Callable<Integer> {
     r.error().ifPresent(e -> err.println("infx: error: " + e.stage() + ": " + e.message()
         + (e.retriable() ? " (retriable)" : "")));
     if (!r.succeeded()) {
-      err.println("infx: launch of " + r.resultFilename() + " ended " + r.status().state()
-          + " (exit " + r.exitCode() + "); see " + r.jobEvent());
+      // the launch's outcome (as job_event.json says), not only the scheduler's job state: a
+      // job that ended SUCCEEDED can still fail verification or normalization
+      err.println("infx: launch of " + r.resultFilename() + " " + r.outcome() + " (exit "
+          + r.exitCode() + (r.outcome().equals("failed") && r.status().succeeded()
+              ? "; the job itself ended " + r.status().state() + ", a later stage failed" : "")
+          + "); see " + r.jobEvent());
     }
     return r.exitCode();
   }

@@ -62,13 +62,25 @@ public final class ResultsSummarizeCommand implements Callable<Integer> {
     return 0;
   }
 
+  /** Notes about unused rows printed before the rest are only counted. */
+  static final int MAX_NOTES = 100;
+
   static void report(PrintWriter err, AggregateRows.Loaded loaded) {
+    int shown = 0;
     for (AggregateRows.Unused u : loaded.agentic()) {
-      err.println("infx: skipped " + u.source() + ": " + u.reason()
-          + " (use `infx results agentic-validate` for AgentX results)");
+      if (shown++ < MAX_NOTES) {
+        err.println("infx: skipped " + u.source() + ": " + u.reason()
+            + " (use `infx results agentic-validate` for AgentX results)");
+      }
     }
     for (AggregateRows.Unused u : loaded.invalid()) {
-      err.println("infx: invalid row " + u.source() + ": " + u.reason().replace("\n", "\n  "));
+      if (shown++ < MAX_NOTES) {
+        err.println("infx: invalid row " + u.source() + ": " + u.reason().replace("\n", "\n  "));
+      }
+    }
+    if (shown > MAX_NOTES) {
+      err.println("infx: … and " + (shown - MAX_NOTES) + " more skipped or invalid rows (first "
+          + MAX_NOTES + " shown)");
     }
   }
 }

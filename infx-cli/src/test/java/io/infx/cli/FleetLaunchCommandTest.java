@@ -50,7 +50,7 @@ class FleetLaunchCommandTest {
     assertThat(rc).isEqualTo(1);
     assertThat(out.toString()).isEmpty();
     assertThat(err.toString()).contains("infx: error: readiness: server process exited with code 3")
-        .contains("ended FAILED (exit 1)").doesNotContain("\tat ");
+        .contains(" failed (exit 1); see ").doesNotContain("\tat ");
   }
 
   @Test

@@ -186,6 +186,11 @@ public final class RawResult {
     acc.put("warmups", run.warmups());
     acc.put("warmup_failures", run.warmupFailures());
     x.put("accounting", acc);
+    if (run.incomplete()) {
+      // cut short (SIGINT/SIGTERM): the records are exactly what finished before the stop
+      x.put("incomplete", true);
+      x.put("interrupted_by", run.interruption().orElse(""));
+    }
     Map<String, Object> fails = new LinkedHashMap<>();
     for (FailureClass k : FailureClass.values()) {
       fails.put(k.label(), m.failuresByClass().getOrDefault(k, 0));

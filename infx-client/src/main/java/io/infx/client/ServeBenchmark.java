@@ -109,6 +109,21 @@ public abstract class ServeBenchmark {
     return false;
   }
 
+  /**
+   * Ends the run early when requested (SIGINT/SIGTERM in {@code infx bench serve}): no request is
+   * sent after the request, in-flight requests get {@link #stopGrace()}, the rest are cancelled
+   * (counted as cancelled), and {@link #run()} returns what finished, marked
+   * {@link ServeResult#incomplete() incomplete}.
+   */
+  @Value.Auxiliary
+  public abstract Optional<StopSignal> stop();
+
+  /** How long in-flight requests may finish after a {@link #stop()} request. Default 10 s. */
+  @Value.Default
+  public Duration stopGrace() {
+    return Duration.ofSeconds(10);
+  }
+
   @Value.Check
   protected void check() {
     if (prompts().isEmpty()) {
@@ -169,9 +184,11 @@ public abstract class ServeBenchmark {
       if (profile()) {
         ProfilerCalls.call(opts, "/stop_profile").ifPresent(notes::add);
       }
-      return new ServeResult(this, Arrays.asList(pr.records), pr.slotNanos, pr.startNanos,
-          pr.endNanos, startUnixMillis / 1000.0, endUnixMillis / 1000.0, warmups(), warmFailed,
-          opts, rec, stats, notes);
+      ServeResult result = new ServeResult(this, Arrays.asList(pr.records), pr.slotNanos,
+          pr.startNanos, pr.endNanos, startUnixMillis / 1000.0, endUnixMillis / 1000.0, warmups(),
+          warmFailed, opts, rec, stats, notes);
+      stop().flatMap(StopSignal::reason).ifPresent(result::markInterrupted);
+      return result;
     }
   }
 
@@ -202,6 +219,7 @@ public abstract class ServeBenchmark {
       }
     }
     long deadline = timeout.map(d -> t0 + d.toNanos()).orElse(Long.MAX_VALUE);
+    StopSignal stop = stop().orElse(null);
     Thread reporter = startReporter(phase, n, finished, failed, client, t0, done);
     int sent = 0;
     try {
@@ -214,7 +232,7 @@ public abstract class ServeBenchmark {
         long intended;
         if (schedule != null) {
           intended = t0 + schedule[i];
-          if (!sleepUntil(intended, deadline)) {
+          if (!sleepUntil(intended, deadline, stop)) {
             break;
           }
         } else {
@@ -222,7 +240,7 @@ public abstract class ServeBenchmark {
         }
         long slotAt = intended;
         if (slots != null) {
-          Long s = takeSlot(slots, deadline);
+          Long s = takeSlot(slots, deadline, stop);
           if (s == null) {
             break;
           }
@@ -232,6 +250,9 @@ public abstract class ServeBenchmark {
           if (schedule == null) {
             intended = slotAt;
           }
+        }
+        if (stop != null && stop.isRequested()) {
+          break; // stop sending: nothing leaves after the request
         }
         slotNanos[i] = slotAt;
         final int idx = i;
@@ -254,8 +275,11 @@ public abstract class ServeBenchmark {
       for (int k = sent; k < n; k++) {
         done.countDown(); // never sent: nothing to wait for
       }
+      long grace = stopGrace().toNanos();
       while (!done.await(50, TimeUnit.MILLISECONDS)) {
-        if (System.nanoTime() > deadline) {
+        long now = System.nanoTime();
+        if (now > deadline
+            || (stop != null && stop.isRequested() && now - stop.requestedNanos() > grace)) {
           client.close(); // cancels what is in flight; their futures complete as cancelled
           done.await(10, TimeUnit.SECONDS);
           break;
@@ -304,10 +328,10 @@ public abstract class ServeBenchmark {
     return t;
   }
 
-  private static boolean sleepUntil(long target, long deadline) {
+  private static boolean sleepUntil(long target, long deadline, StopSignal stop) {
     long now;
     while ((now = System.nanoTime()) < target) {
-      if (now > deadline) {
+      if (now > deadline || (stop != null && stop.isRequested())) {
         return false;
       }
       long left = target - now;
@@ -320,9 +344,12 @@ public abstract class ServeBenchmark {
     return now <= deadline;
   }
 
-  private static Long takeSlot(ArrayBlockingQueue<Long> slots, long deadline)
+  private static Long takeSlot(ArrayBlockingQueue<Long> slots, long deadline, StopSignal stop)
       throws InterruptedException {
     while (true) {
+      if (stop != null && stop.isRequested()) {
+        return null;
+      }
       Long s = slots.poll(50, TimeUnit.MILLISECONDS);
       if (s != null) {
         return s;

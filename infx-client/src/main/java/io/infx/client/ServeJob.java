@@ -184,6 +184,16 @@ public abstract class ServeJob {
     return false;
   }
 
+  /** Ends the run early when requested; see {@link ServeBenchmark#stop()}. */
+  @Value.Auxiliary
+  public abstract Optional<StopSignal> stop();
+
+  /** See {@link ServeBenchmark#stopGrace()}. Default 10 s. */
+  @Value.Default
+  public Duration stopGrace() {
+    return Duration.ofSeconds(10);
+  }
+
   public static ImmutableServeJob.Builder builder() {
     return ImmutableServeJob.builder();
   }
@@ -223,7 +233,15 @@ public abstract class ServeJob {
     }
     LoadModel load = loadModel();
     ServeBenchmark.checkEndpoint(backend(), endpoint);
+    if (saveResult()) {
+      // before any traffic: a multi-hour run must not end in an unwritable directory
+      resultFilename().ifPresent(ServeJob::requireFileName);
+      io.infx.core.io.OutputPreflight.check(resultDir().orElse(Path.of("")), "--result-dir");
+    }
+    histogramLog().ifPresent(h -> io.infx.core.io.OutputPreflight.check(
+        h.toAbsolutePath().getParent(), "the --hlog directory"));
     requireReachable(base());
+    warnAboutFileDescriptors(load, err);
     Tokenizers.Resolved tok = Tokenizers.resolve(tokenizer(), model(), base());
     try (Tokenizer t = tok.tokenizer()) {
       if (!tok.note().isEmpty()) {
@@ -249,6 +267,7 @@ public abstract class ServeJob {
           .client(co.build()).backend(backend()).endpoint(endpoint)
           .model(servedModelName().orElse(model())).prompts(prompts).load(load)
           .warmups(numWarmups()).body(body()).seed(seed()).profile(profile())
+          .stop(stop()).stopGrace(stopGrace())
           .progress(Optional.ofNullable(bar == null ? null : (ServeBenchmark.ProgressListener) bar::update))
           .build();
       ServeResult run = bench.run();
@@ -262,6 +281,11 @@ public abstract class ServeJob {
         err.println("infx: profiler started after the warm-ups and stopped after the measured phase");
       }
       ServeMetrics m = run.metrics(metrics());
+      if (run.incomplete()) {
+        err.println("infx: interrupted by " + run.interruption().orElse("a stop request") + ": "
+            + m.completed() + " completed, " + m.failed() + " failed, " + m.cancelled()
+            + " cancelled, " + m.notSent() + " not sent; the result is marked incomplete");
+      }
       Summary.print(out, run, m, metrics());
       Optional<Path> file = Optional.empty();
       if (saveResult()) {
@@ -297,6 +321,37 @@ public abstract class ServeJob {
     }
   }
 
+  /** {@code --result-filename} must name a file in {@code --result-dir}, not a path elsewhere. */
+  private static void requireFileName(String name) {
+    Path p = Path.of(name).getFileName();
+    io.infx.core.io.FileNames.problem(p == null ? "" : p.toString()).ifPresent(problem -> {
+      throw new UsageException("--result-filename '" + name + "' " + problem);
+    });
+  }
+
+  /**
+   * Each in-flight request holds a socket: a limit ({@code ulimit -n}) below the concurrency
+   * plus a margin for the JVM's own files makes requests fail mid-run, so say so up front.
+   */
+  static void warnAboutFileDescriptors(LoadModel load, PrintWriter err) {
+    int conc = load.maxConcurrency().orElse(Integer.MAX_VALUE);
+    long max = maxFileDescriptors();
+    if (max > 0 && conc != Integer.MAX_VALUE && conc + 256L > max) {
+      err.println("infx: warning: the open-file limit is " + max + " but up to " + conc
+          + " requests will be in flight, each with a socket; raise it (ulimit -n "
+          + (conc + 1024L) + ") or requests will fail with 'Too many open files'");
+    }
+  }
+
+  private static long maxFileDescriptors() {
+    java.lang.management.OperatingSystemMXBean os =
+        java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+    if (os instanceof com.sun.management.UnixOperatingSystemMXBean u) {
+      return u.getMaxFileDescriptorCount();
+    }
+    return -1;
+  }
+
   /** Fails fast, before prompts are built, when nothing listens at the server's address. */
   private static void requireReachable(java.net.URI base) {
     int port = base.getPort() != -1 ? base.getPort() : "https".equals(base.getScheme()) ? 443 : 80;
@@ -309,6 +364,10 @@ public abstract class ServeJob {
   }
 
   LoadModel loadModel() {
+    if (!(burstiness() > 0) || Double.isInfinite(burstiness())) {
+      throw new UsageException("--burstiness must be a finite number > 0 (the gamma shape), got "
+          + burstiness());
+    }
     double rate = requestRate();
     if (!(rate > 0)) {
       throw new UsageException("--request-rate must be > 0 or inf, got " + rate);

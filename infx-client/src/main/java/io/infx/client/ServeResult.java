@@ -34,6 +34,7 @@ public final class ServeResult {
   private Histogram e2elHist;
 
   private final List<String> notes;
+  private volatile String interruptedBy;
 
   ServeResult(ServeBenchmark benchmark, List<RequestRecord> records, long[] slotNanos,
       long startNanos, long endNanos, double startUnix, double endUnix, int warmups,
@@ -101,6 +102,24 @@ public final class ServeResult {
   /** The client options actually used (pool resized to the load's concurrency). */
   public ClientOptions clientOptions() {
     return clientOptions;
+  }
+
+  /** Marks the result as cut short by {@code why} (e.g. {@code SIGINT}). */
+  void markInterrupted(String why) {
+    this.interruptedBy = why;
+  }
+
+  /**
+   * Whether the run was stopped before every request was sent and answered (SIGINT/SIGTERM): the
+   * records hold exactly what finished; the rest are cancelled or never sent.
+   */
+  public boolean incomplete() {
+    return interruptedBy != null;
+  }
+
+  /** What stopped the run early (e.g. {@code SIGINT}), when {@link #incomplete()}. */
+  public Optional<String> interruption() {
+    return Optional.ofNullable(interruptedBy);
   }
 
   /** What went wrong around the run without failing it (e.g. a profiler call), one line each. */

@@ -66,6 +66,8 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
 
   private int status;
   private String reason = "";
+  private String contentType; // of a 200 that is not an SSE stream, else null
+  private volatile boolean bodySeen;
   private String requestId;
   private long headersNanos = RequestRecord.NONE;
   private long firstChoicesNanos = RequestRecord.NONE;
@@ -107,6 +109,11 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
     this.tokenizer = tokenizer;
   }
 
+  /** Whether any body byte arrived after the response head. */
+  boolean bodySeen() {
+    return bodySeen;
+  }
+
   void onFinish(Runnable r) {
     this.onFinish = r;
   }
@@ -129,6 +136,10 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
     String rp = response.getReasonPhrase();
     reason = rp == null || rp.isEmpty()
         ? String.valueOf(EnglishReasonPhraseCatalog.INSTANCE.getReason(status, Locale.ROOT)) : rp;
+    String ct = entityDetails == null ? null : entityDetails.getContentType();
+    if (status == 200 && ct != null && !ct.toLowerCase(Locale.ROOT).contains("event-stream")) {
+      contentType = ct; // a JSON or HTML page, not a stream: kept like an error body
+    }
     Header id = response.getFirstHeader("x-request-id");
     requestId = id == null ? null : id.getValue();
     if (entityDetails == null) {
@@ -152,8 +163,9 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
       src.position(src.limit());
       return;
     }
+    bodySeen = true;
     try {
-      if (status == 200) {
+      if (status == 200 && contentType == null) {
         sse.feed(src, now);
       } else {
         keepErrorBody(src);
@@ -482,6 +494,12 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
       f = new RequestFailure(k, reason, status, body);
     } else if (streamFailure != null) {
       f = streamFailure;
+    } else if (contentType != null) {
+      String body = errorBody == null ? ""
+          : new String(errorBody, 0, errorBodyLen, StandardCharsets.UTF_8);
+      f = new RequestFailure(FailureClass.STREAM, "the server answered 200 with Content-Type "
+          + contentType + ", not an SSE stream (text/event-stream): is streaming enabled on this"
+          + " endpoint?", status, body);
     } else if (tokenCount == 0) {
       f = new RequestFailure(FailureClass.STREAM,
           "the stream ended without a token (no chunk to compute TTFT)", status, "");
@@ -499,6 +517,12 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
       return;
     }
     FailureClass k;
+    if (outOfFileDescriptors(cause)) {
+      finish(now, new RequestFailure(FailureClass.CLIENT, "the client ran out of file descriptors"
+          + " (" + firstLine(cause.getMessage()) + "): raise the limit (ulimit -n) above the"
+          + " concurrency", status, ""), false);
+      return;
+    }
     if (cause instanceof SocketTimeoutException) {
       k = FailureClass.TIMEOUT;
     } else if (!headersSeen && isConnectFailure(cause)) {
@@ -509,6 +533,15 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
     String msg = cause.getClass().getSimpleName()
         + (cause.getMessage() == null ? "" : ": " + firstLine(cause.getMessage()));
     finish(now, new RequestFailure(k, msg, status, ""), false);
+  }
+
+  static boolean outOfFileDescriptors(Throwable c) {
+    for (Throwable t = c; t != null; t = t.getCause()) {
+      if (t.getMessage() != null && t.getMessage().contains("Too many open files")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   static boolean isConnectFailure(Throwable c) {

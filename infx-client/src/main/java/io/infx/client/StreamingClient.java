@@ -194,7 +194,11 @@ public final class StreamingClient implements AutoCloseable {
         } else if (!x.headersSeen && age > firstByte) {
           x.timeout("no response head within " + d.firstByte());
         } else if (x.headersSeen && now - x.lastActivityNanos > idle) {
-          x.timeout("no data for " + d.idle() + " (idle deadline)");
+          x.timeout(x.bodySeen()
+              ? "no data for " + d.idle() + " (idle deadline, --timeout-idle)"
+              : "the server sent the response head, then nothing for " + d.idle()
+                  + " (idle deadline, --timeout-idle): a stalled engine or a proxy buffering the"
+                  + " stream");
         }
       }
     }

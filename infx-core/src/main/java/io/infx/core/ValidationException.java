@@ -5,11 +5,15 @@ import java.util.stream.Collectors;
 
 /**
  * Input broke one or more rules. Carries <em>all</em> violations found, in input order; the message
- * lists each one on its own line.
+ * lists the first {@value #MAX_RENDERED} on their own lines and then counts the rest, so a huge
+ * broken input (300k bad keys) gives a readable error instead of millions of lines.
  */
 public class ValidationException extends InfxException {
 
   private static final long serialVersionUID = 1L;
+
+  /** Violations listed in the message; the rest are counted ({@link #violations()} has all). */
+  public static final int MAX_RENDERED = 100;
 
   private final transient List<Violation> violations;
 
@@ -31,7 +35,13 @@ public class ValidationException extends InfxException {
     if (violations.isEmpty()) {
       throw new IllegalArgumentException("a ValidationException needs at least one violation");
     }
-    String lines = violations.stream().map(Violation::render).collect(Collectors.joining("\n"));
+    String lines = violations.stream().limit(MAX_RENDERED).map(Violation::render)
+        .collect(Collectors.joining("\n"));
+    int rest = violations.size() - MAX_RENDERED;
+    if (rest > 0) {
+      lines += "\n… and " + rest + " more violation" + (rest == 1 ? "" : "s") + " (the first "
+          + MAX_RENDERED + " are shown; fix these and run again)";
+    }
     return violations.size() == 1
         ? lines
         : violations.size() + " violations:\n" + lines;

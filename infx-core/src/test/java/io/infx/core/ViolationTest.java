@@ -68,4 +68,19 @@ class ViolationTest {
     assertThatThrownBy(() -> Violation.builder().ruleId(null))
         .isInstanceOf(NullPointerException.class).hasMessageContaining("ruleId");
   }
+
+  @Test
+  void aHugeListOfViolationsPrintsTheFirstHundredThenACount() {
+    List<Violation> many = new java.util.ArrayList<>();
+    for (int i = 0; i < 300_000; i++) {
+      many.add(Violation.of("V1.unknown-key", "unknown key 'k" + i + "'"));
+    }
+    ValidationException e = new ValidationException("config-validation", many);
+    List<String> lines = e.getMessage().lines().toList();
+    assertThat(lines).hasSize(1 + ValidationException.MAX_RENDERED + 1);
+    assertThat(lines.get(0)).isEqualTo("300000 violations:");
+    assertThat(lines.get(100)).contains("'k99'");
+    assertThat(lines.get(101)).startsWith("… and 299900 more violations");
+    assertThat(e.violations()).hasSize(300_000);
+  }
 }

@@ -42,6 +42,12 @@ import java.util.Objects;
 public final class BenchmarkReport {
 
   /** File name of the HTML page inside the report directory. */
+  /**
+   * Most points one report draws (5,000): every point is an SVG/PNG mark and an HTML table row,
+   * and 20,000 rows took minutes and gigabytes; a bigger input is refused with its size.
+   */
+  public static final int MAX_POINTS = 5_000;
+
   public static final String HTML_FILE = "report.html";
 
   /** Sub-directory of the report directory holding the chart exports. */
@@ -60,6 +66,11 @@ public final class BenchmarkReport {
     this.problems = List.copyOf(b.problems);
     this.metadata = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(b.metadata));
     this.generatedAt = b.generatedAt == null ? Instant.now() : b.generatedAt;
+    if (points.size() > MAX_POINTS) {
+      throw new InfxException("too-big", "a report draws at most " + MAX_POINTS + " points, this one has "
+          + points.size() + " (filter the aggregates, or tabulate them with"
+          + " `infx results summarize --format csv`)");
+    }
     this.charts = buildCharts(points, b.chartWidth, b.chartHeight);
   }
 

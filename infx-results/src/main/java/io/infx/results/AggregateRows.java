@@ -220,8 +220,19 @@ public final class AggregateRows {
     }
   }
 
+  /**
+   * Largest aggregate file read (256 MiB, about 200,000 rows): a bigger one is refused with its
+   * size instead of exhausting memory (the whole tree is held while rows are checked).
+   */
+  public static final long MAX_FILE_BYTES = 256L << 20;
+
   private static JsonNode read(Path file) {
     try {
+      long size = Files.size(file);
+      if (size > MAX_FILE_BYTES) {
+        throw new InfxException("too-big", file + " is " + (size >> 20) + " MiB; aggregate files over "
+            + (MAX_FILE_BYTES >> 20) + " MiB are refused (split it, or filter it with jq first)");
+      }
       JsonNode n = LENIENT.readTree(file.toFile());
       if (n == null || n.isMissingNode()) {
         throw new InfxException("file", file + ": empty file, expected JSON");

@@ -6,6 +6,8 @@ import io.infx.client.sim.SimConfig;
 import io.infx.core.InfxException;
 import io.infx.core.UsageException;
 import io.infx.core.io.AtomicFiles;
+import io.infx.core.io.DirectoryLock;
+import io.infx.core.io.OutputPreflight;
 import io.infx.core.json.Json;
 import io.infx.core.tree.Source;
 import io.infx.fleet.EnvProjector;
@@ -250,6 +252,15 @@ public final class BenchmarkRun {
       throw new InfxException("selection", "the configs and filters select no matrix row: nothing to run "
           + "(see the plan with --dry-run; widen the filters)");
     }
+    // One run per directory (a second `infx run` on the same --out is refused, not interleaved),
+    // and the directory must take results before any point is launched.
+    try (DirectoryLock lock = DirectoryLock.acquire(options.out(), "infx run")) {
+      OutputPreflight.check(options.out(), "--out");
+      return runLocked(plan, listener);
+    }
+  }
+
+  private RunOutcome runLocked(RunPlan plan, RunListener listener) {
     listener.planned(plan);
     RunLayout layout = layout();
     int stale = removeStaleArtifacts(plan, layout);

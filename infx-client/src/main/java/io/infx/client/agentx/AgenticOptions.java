@@ -109,6 +109,14 @@ public abstract class AgenticOptions {
     return Duration.ofSeconds(1800);
   }
 
+  /**
+   * Ends the run early when requested (SIGINT/SIGTERM in {@code infx bench agentic}): no new
+   * turn is sent, in-flight requests get {@link #grace()}, the rest are cancelled, and the exports
+   * are written as for a cancelled run.
+   */
+  @Value.Auxiliary
+  public abstract java.util.Optional<io.infx.client.StopSignal> stop();
+
   /** Live error ratio above which the run is cancelled. Default 0.10. */
   @Value.Default
   public double failedRequestThreshold() {

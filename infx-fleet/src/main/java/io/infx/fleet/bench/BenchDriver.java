@@ -63,6 +63,16 @@ public final class BenchDriver {
     return Optional.empty();
   }
 
+  /** {@code per × conc} requests, refused (never wrapped to a negative count) past 2^31 − 1. */
+  static int perConc(int per, int conc, String what) {
+    try {
+      return Math.multiplyExact(per, conc);
+    } catch (ArithmeticException e) {
+      throw new InfxException("input", "CONC " + conc + " × " + per + " " + what
+          + " exceeds the largest request count (2147483647)");
+    }
+  }
+
   /**
    * Runs the point. Never throws for a failed run: the status says how it ended and the first
    * error is in {@code life.events()}.
@@ -75,8 +85,12 @@ public final class BenchDriver {
     int isl;
     int osl;
     double ratio;
+    int numPrompts;
+    int numWarmups;
     try {
       conc = intVar(env, "CONC");
+      numPrompts = plan.client().numPrompts().orElseGet(() -> perConc(10, conc, "prompts"));
+      numWarmups = plan.client().numWarmups().orElseGet(() -> perConc(2, conc, "warm-ups"));
       isl = intVar(env, "ISL");
       osl = intVar(env, "OSL");
       ratio = Double.parseDouble(env.getOrDefault("RANDOM_RANGE_RATIO", "0.8"));
@@ -117,8 +131,8 @@ public final class BenchDriver {
         .baseUrl(URI.create("http://127.0.0.1:" + port))
         .model(env.get("MODEL"))
         .tokenizer(plan.client().tokenizer().or(() -> simulated ? Optional.of("builtin") : Optional.empty()))
-        .numPrompts(plan.client().numPrompts().orElse(10 * conc))
-        .numWarmups(plan.client().numWarmups().orElse(2 * conc))
+        .numPrompts(numPrompts)
+        .numWarmups(numWarmups)
         .randomInputLen(isl).randomOutputLen(osl).randomRangeRatio(ratio)
         .maxConcurrency(conc)
         .body(BodyOptions.builder().ignoreEos(true).build())

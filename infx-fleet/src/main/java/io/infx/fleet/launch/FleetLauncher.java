@@ -343,11 +343,7 @@ public final class FleetLauncher {
     }
     int rc = life.exitCode();
     events.identity("finished_at", Instant.now().toString());
-    events.finish(rc == 0 ? "succeeded" : switch (status.state()) {
-      case TIMED_OUT -> "timed_out";
-      case CANCELLED -> "cancelled";
-      default -> "failed";
-    }, rc);
+    events.finish(LaunchResult.outcome(rc, status.state()), rc);
     events.write(jobEvent);
     return new LaunchResult(rc, rf, env, status, rawFile, agg, events.firstError(), jobEvent);
   }

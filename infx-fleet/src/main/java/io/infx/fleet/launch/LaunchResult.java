@@ -36,4 +36,24 @@ public record LaunchResult(int exitCode, String resultFilename, LaunchEnv env, J
   public boolean succeeded() {
     return exitCode == 0;
   }
+
+  /**
+   * The launch's outcome as {@code job_event.json} records it: {@code succeeded},
+   * {@code timed_out}, {@code cancelled} or {@code failed} — a job that ended SUCCEEDED whose
+   * result then failed verification or normalization is {@code failed}.
+   */
+  public String outcome() {
+    return outcome(exitCode, status.state());
+  }
+
+  static String outcome(int exitCode, io.infx.fleet.spi.JobState state) {
+    if (exitCode == 0) {
+      return "succeeded";
+    }
+    return switch (state) {
+      case TIMED_OUT -> "timed_out";
+      case CANCELLED -> "cancelled";
+      default -> "failed";
+    };
+  }
 }

@@ -69,8 +69,8 @@ public final class FleetPointLauncher implements PointLauncher {
         .options(AdapterOptions.of(options.adapterOptions()))
         .server(new ServerSpec.Embedded(options.simulator()))
         .client(ClientSettings.builder()
-            .numPrompts(options.promptsPerConc() * conc)
-            .numWarmups(options.warmupsPerConc() * conc)
+            .numPrompts(times(options.promptsPerConc(), conc, "prompts"))
+            .numWarmups(times(options.warmupsPerConc(), conc, "warm-ups"))
             .build())
         .timeLimit(options.pointTimeout())
         .log(LogSink.to(log))
@@ -86,5 +86,15 @@ public final class FleetPointLauncher implements PointLauncher {
     String why = r.error().map(f -> f.stage() + ": " + f.message())
         .orElse("job ended " + r.status().state() + " (exit " + r.exitCode() + ")");
     return PointResult.failed(why);
+  }
+
+  /** {@code per × conc}, refused (never wrapped to a negative count) past 2^31 − 1. */
+  static int times(int per, int conc, String what) {
+    try {
+      return Math.multiplyExact(per, conc);
+    } catch (ArithmeticException e) {
+      throw new io.infx.core.InfxException("input", "conc " + conc + " × " + per + " " + what
+          + " per unit of concurrency exceeds the largest request count (2147483647)");
+    }
   }
 }

@@ -294,6 +294,7 @@ public final class ReplayEngine {
         }
       }
       now = now();
+      checkStop(now);
       advancePhase(now);
       if (phase == Phase.DONE) {
         break;
@@ -309,6 +310,28 @@ public final class ReplayEngine {
         LockSupport.parkNanos(this, Math.min(sleep, 50_000_000L));
       }
     }
+  }
+
+  private boolean stopHandled;
+
+  /** A stop request (SIGINT/SIGTERM) ends the run like a cancellation: drain, then export. */
+  private void checkStop(long now) {
+    if (stopHandled || options.stop().isEmpty() || !options.stop().get().isRequested()) {
+      return;
+    }
+    stopHandled = true;
+    if (phase == Phase.DONE || phase == Phase.DRAIN) {
+      return;
+    }
+    cancelled = true;
+    cancelReason = "interrupted by " + options.stop().get().reason().orElse("a stop request");
+    LOG.warn("{}: no new requests; draining {} in flight (grace {} s)", cancelReason, inFlight,
+        graceNanos / 1e9);
+    if (scraper != null) {
+      scraper.stop();
+    }
+    phase = Phase.DRAIN;
+    drainDeadline = now + graceNanos;
   }
 
   private void advancePhase(long now) {
