@@ -151,8 +151,8 @@ final class SimEngine implements Runnable {
       }
       runningCount = running.size();
       waitingCount = waiting.size();
-      long step = baseNanos + perSeqNanos * running.size()
-          + (long) (prefill * 1e9 / prefillPerSecond);
+      long step = (long) (config.slowdown() * (baseNanos + perSeqNanos * running.size()
+          + prefill * 1e9 / prefillPerSecond));
       long target = stepStart + step;
       long now;
       while ((now = System.nanoTime()) < target && !stopped) {
