@@ -70,9 +70,7 @@ public final class Catalog {
     List<Violation> loadViolations = new ArrayList<>();
     for (Source source : sources) {
       if (!source.exists()) {
-        throw new InfxException("file", source.path().isPresent() && java.nio.file.Files.isDirectory(source.path().get())
-            ? "Input file '" + source.label() + "' is a directory, not a file."
-            : "Input file '" + source.label() + "' does not exist.");
+        throw new InfxException("file", "Input file '" + source.label() + "' " + source.whyMissing() + ".");
       }
       Node root;
       try {

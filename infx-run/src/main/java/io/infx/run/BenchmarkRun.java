@@ -177,7 +177,7 @@ public final class BenchmarkRun {
         Optional<String> unsupported = unsupported(row);
         if (unsupported.isPresent()) {
           p = p.withAction(PlannedPoint.Action.SKIP, unsupported.get());
-        } else if (options.resume() && hasAggregate(layout.artifactAggregate(p.resultFilename(), p.agentic()))) {
+        } else if (options.resume() && hasAggregate(layout.artifactAggregate(p.resultFilename(), p.agentic()), p)) {
           p = p.withAction(PlannedPoint.Action.RESUME, "result from an earlier run");
         }
       }
@@ -229,12 +229,25 @@ public final class BenchmarkRun {
     return fleet.replaceAll("[\\s/\\\\:_]+", "-") + "_0";
   }
 
-  private static boolean hasAggregate(Path file) {
+  /**
+   * Whether an earlier run left a usable aggregate for {@code p}: JSON, and for a fixed-sequence
+   * point a valid aggregate row of this point's concurrency. A corrupted or foreign file is not
+   * trusted: the point runs again (issue 11).
+   */
+  private static boolean hasAggregate(Path file, PlannedPoint p) {
     if (!Files.isRegularFile(file)) {
       return false;
     }
     try {
-      return Json.mapper().readTree(Files.readAllBytes(file)).isObject();
+      com.fasterxml.jackson.databind.JsonNode n = Json.mapper().readTree(Files.readAllBytes(file));
+      if (n == null || !n.isObject()) {
+        return false;
+      }
+      if (p.agentic()) {
+        return true;
+      }
+      return io.infx.results.AggregateSchema.validate(n).isEmpty()
+          && p.conc().contains(n.path("conc").asInt(-1));
     } catch (IOException e) {
       return false;
     }

@@ -127,6 +127,24 @@ class BenchmarkRunTest {
   }
 
   @Test
+  void resumeDoesNotTrustACorruptedOrForeignAggregate() throws Exception {
+    BenchmarkRun.of(options(), (p, work, log) -> fakeLaunch(p, work)).run(RunListener.NONE);
+    RunLayout layout = new RunLayout(tmp.resolve("out"));
+    List<PlannedPoint> points = BenchmarkRun.of(options()).plan().points();
+    // issue 11: conc 1's aggregate becomes an empty object, conc 2's holds conc 4's row
+    Files.writeString(layout.artifactAggregate(points.get(0).resultFilename(), false), "{}");
+    Files.copy(layout.artifactAggregate(points.get(2).resultFilename(), false),
+        layout.artifactAggregate(points.get(1).resultFilename(), false),
+        java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    launched.clear();
+    RunOptions resume = RunOptions.builder().from(options()).resume(true).build();
+    RunOutcome out = BenchmarkRun.of(resume, (p, work, log) -> fakeLaunch(p, work)).run(RunListener.NONE);
+    assertThat(launched).hasSize(2).anyMatch(rf -> rf.contains("_conc1_")).anyMatch(rf -> rf.contains("_conc2_"));
+    assertThat(out.points()).extracting(PointOutcome::status).containsExactly(
+        PointOutcome.Status.SUCCEEDED, PointOutcome.Status.SUCCEEDED, PointOutcome.Status.RESUMED);
+  }
+
+  @Test
   void aLauncherThatThrowsFailsOnlyItsPoint() throws Exception {
     RunOutcome out = BenchmarkRun.of(options(), (p, work, log) -> {
       throw new IllegalStateException("bug in a launcher");

@@ -62,6 +62,17 @@ public final class Source {
   }
 
   /**
+   * Why a file source cannot be read, worded to follow its name: {@code does not exist},
+   * {@code is a directory, not a file}, {@code is a symbolic link loop}, …
+   */
+  public String whyMissing() {
+    if (path != null && Files.isDirectory(path)) {
+      return "is a directory, not a file";
+    }
+    return path == null ? "is readable" : io.infx.core.io.TextFiles.whyMissing(path);
+  }
+
+  /**
    * The document's text.
    *
    * @throws InfxException kind {@code file} when the file is missing, a directory or unreadable
@@ -98,7 +109,7 @@ public final class Source {
             .build()));
       }
     } catch (NoSuchFileException e) {
-      throw new InfxException("file", "'" + label + "' does not exist");
+      throw new InfxException("file", "'" + label + "' " + io.infx.core.io.TextFiles.whyMissing(path));
     } catch (AccessDeniedException e) {
       throw new InfxException("file", "'" + label + "' cannot be read: permission denied");
     } catch (IOException e) {

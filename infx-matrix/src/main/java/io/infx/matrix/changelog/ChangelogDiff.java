@@ -55,6 +55,11 @@ public record ChangelogDiff(String source, List<LineDiff.Line> added) {
     int oldLine = 0;
     int newLine = 0;
     for (String line : diff.split("\n", -1)) {
+      if (!inHunk && line.startsWith("Binary files ") && line.endsWith(" differ")) {
+        // git shows no hunks for a file with NUL or invalid bytes: say so instead of "no additions"
+        throw new InfxException(ChangelogEntries.KIND, source + ": [changelog.binary] the changelog"
+            + " holds binary (non-text) bytes, so git shows no line diff; it must be UTF-8 YAML text");
+      }
       Matcher m = HUNK.matcher(line);
       if (m.matches()) {
         inHunk = true;

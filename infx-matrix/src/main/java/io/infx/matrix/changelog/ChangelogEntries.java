@@ -43,7 +43,8 @@ public final class ChangelogEntries {
    */
   public static List<ChangelogEntry> parse(String yaml, String source,
       java.util.function.IntUnaryOperator lineOf, boolean allowRetired) {
-    YamlTree tree = YamlTree.parse(yaml, source, lineOf, YamlTree.Duplicates.LAST_WINS, KIND);
+    // a key repeated in an appended entry is refused (issue 11): last-wins hid typos silently
+    YamlTree tree = YamlTree.parse(yaml, source, lineOf, YamlTree.Duplicates.REJECT, KIND);
     return fromTree(tree, source, lineOf, allowRetired);
   }
 

@@ -7,9 +7,6 @@ import io.infx.core.ValidationException;
 import io.infx.core.Violation;
 import io.infx.matrix.changelog.internal.RawMasters;
 import io.infx.matrix.changelog.internal.YamlTree;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -90,10 +87,10 @@ public final class ChangelogHygiene {
     }
     String text;
     try {
-      text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-          .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(raw)).toString();
-    } catch (CharacterCodingException e) {
-      throw fail("utf8", label + " is not UTF-8: " + e.getMessage());
+      text = io.infx.core.io.TextFiles.decodeUtf8(raw, label);
+    } catch (io.infx.core.InfxException e) {
+      // located ("file:line:col: not UTF-8 text (byte 0xE9 …)"), not the JDK's "Input length = 1"
+      throw fail("utf8", e.getMessage());
     }
     JsonNode root = YamlTree.parse(text, label, l -> l, YamlTree.Duplicates.REJECT,
         ChangelogEntries.KIND).root();

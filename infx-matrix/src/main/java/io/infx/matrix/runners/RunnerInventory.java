@@ -64,7 +64,7 @@ public abstract class RunnerInventory implements SelfChecking {
    */
   public static RunnerInventory load(Source source) {
     if (!source.exists()) {
-      throw new InfxException("file", "Runner config file '" + source.label() + "' does not exist.");
+      throw new InfxException("file", "Runner config file '" + source.label() + "' " + source.whyMissing() + ".");
     }
     Node root;
     try {

@@ -92,9 +92,9 @@ public final class YamlTree {
     options.setAllowRecursiveKeys(false);
     options.setCodePointLimit(64 * 1024 * 1024);
     Node node;
+    StreamReader reader = new StreamReader(new StringReader(text));
     try {
-      Composer composer = new Composer(
-          new ParserImpl(new StreamReader(new StringReader(text)), options), new Resolver(), options);
+      Composer composer = new Composer(new ParserImpl(reader, options), new Resolver(), options);
       node = composer.getSingleNode();
     } catch (MarkedYAMLException e) {
       Mark m = e.getProblemMark() != null ? e.getProblemMark() : e.getContextMark();
@@ -105,8 +105,12 @@ public final class YamlTree {
               : e.getMessage()))
           .build()));
     } catch (YAMLException e) {
+      // a reader limit (aliases, size) carries no mark: report where reading stopped
+      Mark m = reader.getMark();
       throw new ValidationException(kind, List.of(Violation.builder()
-          .ruleId("yaml.syntax").message("not valid YAML: " + oneLine(e.getMessage())).build()));
+          .ruleId("yaml.syntax")
+          .location(m == null ? Optional.empty() : Optional.of(loc(source, m, lineOf)))
+          .message("not valid YAML: " + oneLine(e.getMessage())).build()));
     }
     Map<String, Location> locs = new HashMap<>();
     if (node == null) {
