@@ -52,6 +52,10 @@ public final class SimCommand implements Callable<Integer> {
   @Option(names = "--decode-step-per-seq-us", defaultValue = "20", description = "Extra step time per running sequence.")
   double perSeqUs;
 
+  @Option(names = "--slowdown", defaultValue = "1.0", paramLabel = "F",
+      description = "Make every engine step (decode and prefill) F times slower, e.g. 1.25 for an injected 25%% regression (default: ${DEFAULT-VALUE}).")
+  double slowdown;
+
   @Option(names = "--stream-interval", defaultValue = "1", description = "Tokens per streamed chunk, as vLLM's --stream-interval (default: ${DEFAULT-VALUE}).") int streamInterval;
 
   @Option(names = "--block-size", defaultValue = "16", description = "Prefix-cache block size in tokens.")
@@ -72,6 +76,15 @@ public final class SimCommand implements Callable<Integer> {
   List<String> faults = new ArrayList<>();
 
   @Option(names = "--timeline-capacity", defaultValue = "10000", description = "Per-request timelines kept for GET /infx/timeline/<id> (default: ${DEFAULT-VALUE}).") int timelineCapacity;
+
+  @Option(names = "--tp", defaultValue = "1", description = "Tensor-parallel size the simulated server models: faster steps, more capacity, less per-GPU efficiency (docs/simulator.md; default: ${DEFAULT-VALUE}).")
+  int tp;
+
+  @Option(names = "--ep", defaultValue = "1", description = "Expert-parallel size, 1..TP (default: ${DEFAULT-VALUE}).")
+  int ep;
+
+  @Option(names = "--dp-attention", description = "Model data-parallel attention.")
+  boolean dpAttention;
 
   @Option(names = "--http2", description = "Serve HTTP/2 over cleartext (prior knowledge) instead of HTTP/1.1.")
   boolean http2;
@@ -100,10 +113,11 @@ public final class SimCommand implements Callable<Integer> {
       cfg = SimConfig.builder().host(host).port(port).model(model).maxNumSeqs(maxNumSeqs)
           .maxModelLen(maxModelLen).prefillTokensPerSecond(prefill)
           .decodeStepBase(Duration.ofNanos((long) (decodeStepMs * 1e6)))
-          .decodeStepPerSeq(Duration.ofNanos((long) (perSeqUs * 1e3)))
+          .decodeStepPerSeq(Duration.ofNanos((long) (perSeqUs * 1e3))).slowdown(slowdown)
           .streamInterval(streamInterval).blockSize(blockSize).prefixCacheBlocks(cacheBlocks)
           .prefixCaching(!noPrefixCaching).seed(seed).ioThreads(ioThreads)
-          .timelineCapacity(timelineCapacity).http2(http2).faults(fb.build()).build();
+          .timelineCapacity(timelineCapacity).http2(http2).faults(fb.build())
+          .parallelism(new io.infx.client.sim.SimParallelism(tp, ep, dpAttention)).build();
     } catch (IllegalArgumentException e) {
       throw new UsageException(e.getMessage());
     }
