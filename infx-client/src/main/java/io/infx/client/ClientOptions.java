@@ -68,6 +68,12 @@ public abstract class ClientOptions {
     return io.infx.client.sse.SseParser.DEFAULT_MAX_EVENT_BYTES;
   }
 
+  /** HTTP/1.1 connection reuse; {@link ConnectionReuse#AUTO} by default. */
+  @Value.Default
+  public ConnectionReuse connectionReuse() {
+    return ConnectionReuse.AUTO;
+  }
+
   @Value.Check
   protected void check() {
     if (maxConnections() < 1 || ioThreads() < 1 || bufferSize() < 512) {
@@ -86,7 +92,7 @@ public abstract class ClientOptions {
   public String toString() {
     // never print the API key
     return "ClientOptions{baseUri=" + baseUri() + ", maxConnections=" + maxConnections()
-        + ", ioThreads=" + ioThreads() + ", http2=" + http2() + ", deadlines=" + deadlines()
+        + ", ioThreads=" + ioThreads() + ", http2=" + http2() + ", connectionReuse=" + connectionReuse() + ", deadlines=" + deadlines()
         + ", apiKey=" + (apiKey().isPresent() ? "***" : "none") + "}";
   }
 }
