@@ -114,6 +114,15 @@ public final class StreamingClient implements AutoCloseable {
         .disableAuthCaching()
         .disableConnectionState()
         .evictExpiredConnections()
+        // An I/O reactor error is logged as one line, not a stack trace; after close() (e.g. a
+        // warm-up abort cancelling what is in flight) the reactor's ClosedSelectorException and
+        // the like are expected and dropped.
+        .setIoReactorExceptionCallback(ex -> {
+          if (!closed) {
+            org.slf4j.LoggerFactory.getLogger(StreamingClient.class)
+                .warn("HTTP client I/O error: {}", String.valueOf(ex));
+          }
+        })
         .build();
     http.start();
     long periodMillis = Math.max(1, options.deadlines().checkInterval().toMillis());

@@ -143,14 +143,41 @@ public abstract class SimConfig {
     return 10_000;
   }
 
+  private static void atLeast(java.util.List<String> bad, String name, long value, long min) {
+    if (value < min) {
+      bad.add(name + " must be ≥ " + min + ", got " + value);
+    }
+  }
+
   @Value.Check
   protected void check() {
-    if (maxNumSeqs() < 1 || streamInterval() < 1 || blockSize() < 1 || maxModelLen() < 1
-        || ioThreads() < 1 || prefillTokensPerSecond() <= 0
-        || !(slowdown() > 0) || Double.isInfinite(slowdown()) || port() < 0 || port() > 65535
-        || prefixCacheBlocks() < 0 || timelineCapacity() < 0
-        || decodeStepBase().isNegative() || decodeStepPerSeq().isNegative()) {
-      throw new IllegalArgumentException("invalid simulator configuration: " + this);
+    // name each bad setting as `infx sim --name` and `--sim-option name=` spell it (issue 11:
+    // the whole configuration used to be printed without saying which value was wrong)
+    java.util.List<String> bad = new java.util.ArrayList<>();
+    atLeast(bad, "max-num-seqs", maxNumSeqs(), 1);
+    atLeast(bad, "stream-interval", streamInterval(), 1);
+    atLeast(bad, "block-size", blockSize(), 1);
+    atLeast(bad, "max-model-len", maxModelLen(), 1);
+    atLeast(bad, "io-threads", ioThreads(), 1);
+    atLeast(bad, "prefix-cache-blocks", prefixCacheBlocks(), 0);
+    atLeast(bad, "timeline-capacity", timelineCapacity(), 0);
+    if (!(prefillTokensPerSecond() > 0) || Double.isInfinite(prefillTokensPerSecond())) {
+      bad.add("prefill-tokens-per-second must be a finite number > 0, got " + prefillTokensPerSecond());
+    }
+    if (!(slowdown() > 0) || Double.isInfinite(slowdown())) {
+      bad.add("slowdown must be a finite number > 0, got " + slowdown());
+    }
+    if (port() < 0 || port() > 65535) {
+      bad.add("port must be 0..65535, got " + port());
+    }
+    if (decodeStepBase().isNegative()) {
+      bad.add("decode-step-ms must be ≥ 0, got " + decodeStepBase().toNanos() / 1e6);
+    }
+    if (decodeStepPerSeq().isNegative()) {
+      bad.add("decode-step-per-seq-us must be ≥ 0, got " + decodeStepPerSeq().toNanos() / 1e3);
+    }
+    if (!bad.isEmpty()) {
+      throw new IllegalArgumentException("invalid simulator setting: " + String.join("; ", bad));
     }
   }
 

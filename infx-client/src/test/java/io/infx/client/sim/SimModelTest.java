@@ -351,4 +351,14 @@ class SimModelTest {
       assertThat(after.get("vllm:num_preemptions_total")).isZero();
     }
   }
+
+  @org.junit.jupiter.api.Test
+  void aBadSettingIsNamedNotTheWholeConfiguration() {
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> SimConfig.builder().maxNumSeqs(0)
+            .slowdown(-1).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("invalid simulator setting: max-num-seqs must be ≥ 1, got 0; slowdown must be"
+            + " a finite number > 0, got -1.0")
+        .hasMessageNotContaining("SimConfig{");
+  }
 }
