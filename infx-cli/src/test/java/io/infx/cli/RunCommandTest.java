@@ -75,8 +75,8 @@ class RunCommandTest {
 
     assertThat(rc).as(err.toString()).isZero();
     assertThat(out.toString())
-        .contains("| hardware | model | ISL/OSL |")
-        .contains("| h200 | tiny | 128/8 | sglang | fp8 |")
+        .contains("h200 · tiny · 128/8 · sglang · fp8 · tp1 (1 GPU)")
+        .contains("TTFT p50")
         .contains("2 points: 2 succeeded, 0 resumed, 0 failed, 0 skipped")
         .contains("report:  " + dir.resolve("report.html"));
     assertThat(err.toString()).contains("infx: 2 matrix rows → 2 points to run").contains("] 2/2  done in");

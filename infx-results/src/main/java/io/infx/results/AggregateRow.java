@@ -68,6 +68,12 @@ public abstract class AggregateRow {
     return ImmutableAggregateRow.builder();
   }
 
+  /**
+   * The repetitions the row's numbers are the means of ({@code infx run --repeat N}); empty for a
+   * single measurement (then the row has no {@code repeats} key, exactly as the reference writes it).
+   */
+  public abstract Optional<Repetitions> repetitions();
+
   /** A converted metric by its published name (e.g. {@code median_ttft}). */
   public OptionalDouble metric(String name) {
     Double v = metrics().get(name);
@@ -128,6 +134,7 @@ public abstract class AggregateRow {
       o.put("power_valid", pw.valid() ? 1 : 0);
       pw.metrics().forEach(o::put);
     });
+    repetitions().ifPresent(r -> o.set(Repetitions.KEY, r.toJson()));
     return o;
   }
 
@@ -164,7 +171,7 @@ public abstract class AggregateRow {
         "decode_num_workers", "num_prefill_gpu", "num_decode_gpu",
         "tput_per_gpu", "output_tput_per_gpu", "input_tput_per_gpu", "prefill_hw", "decode_hw",
         "power_metric_schema_version", "power_valid", "power_invalid_reasons", "power_audit",
-        "scenario_type", "result_schema_version"));
+        "scenario_type", "result_schema_version", Repetitions.KEY));
     for (String role : List.of("prefill_", "decode_")) {
       for (String k : List.of("tp", "pp", "dcp_size", "pcp_size", "ep")) {
         keys.add(role + k);

@@ -124,6 +124,9 @@ public final class AggregateRows {
       }
     }
     b.metrics(metrics);
+    if (row.has(Repetitions.KEY)) {
+      b.repetitions(Repetitions.fromJson(row.get(Repetitions.KEY))); // validated above
+    }
     if (row.has("power_valid")) {
       boolean valid = row.get("power_valid").intValue() == 1;
       b.power(PowerFields.builder()
