@@ -74,7 +74,7 @@ public final class ResultsSummarizeCommand implements Callable<Integer> {
   static String render(Summary summary, String format, Integer width, boolean terminal) {
     return switch (format) {
       case "csv" -> summary.toCsv();
-      case "json" -> io.infx.core.pyjson.PythonJson.dumps(summary.toJson(), 2) + "\n";
+      case "json" -> io.infx.core.python.PythonJson.dumps(summary.toJson(), 2) + "\n";
       case "md", "markdown" -> "_" + Summary.STATISTICS_NOTE + "_\n\n" + summary.toMarkdown();
       default -> summary.toTable(width != null ? width : terminalWidth(), terminal && colour());
     };

@@ -75,7 +75,8 @@ class RunCommandTest {
 
     assertThat(rc).as(err.toString()).isZero();
     assertThat(out.toString())
-        .contains("h200 · tiny · 128/8 · sglang · fp8 · tp1 (1 GPU)")
+        .contains("SIMULATED infx-sim · h200 · tiny · 128/8 · sglang · fp8 · tp1 (1 GPU)")
+        .contains("SIMULATED blocks come from infx's embedded simulator")
         .contains("TTFT p50")
         .contains("2 points: 2 succeeded, 0 resumed, 0 failed, 0 skipped")
         .contains("report:  " + dir.resolve("report.html"));

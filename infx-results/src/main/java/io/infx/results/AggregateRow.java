@@ -3,7 +3,7 @@ package io.infx.results;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.infx.core.InfxStyle;
 import io.infx.core.json.Json;
-import io.infx.core.pyjson.PythonJson;
+import io.infx.core.python.PythonJson;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -59,6 +59,18 @@ public abstract class AggregateRow {
 
   /** Power fields, absent when the power stage is off for this result. */
   public abstract Optional<PowerFields> power();
+
+  /**
+   * What answered ({@code infx.server} of the raw result): published as {@code server_engine},
+   * {@code server_version} and {@code simulated} after every reference key. Absent for raw results
+   * without it (the reference client's), whose aggregate is then byte for byte the reference's.
+   */
+  public abstract Optional<io.infx.core.provenance.ServerProvenance> server();
+
+  /** True when the embedded simulator produced this row ({@link #server()} says so). */
+  public boolean simulated() {
+    return server().map(io.infx.core.provenance.ServerProvenance::simulated).orElse(false);
+  }
 
   /**
    * A builder; {@code build()} throws {@link ResultsException} ({@code invalid_raw_value}) when a
@@ -134,6 +146,11 @@ public abstract class AggregateRow {
       o.put("power_valid", pw.valid() ? 1 : 0);
       pw.metrics().forEach(o::put);
     });
+    server().ifPresent(p -> {
+      o.put("server_engine", p.engine());
+      o.put("server_version", p.version());
+      o.put("simulated", p.simulated());
+    });
     repetitions().ifPresent(r -> o.set(Repetitions.KEY, r.toJson()));
     return o;
   }
@@ -171,7 +188,7 @@ public abstract class AggregateRow {
         "decode_num_workers", "num_prefill_gpu", "num_decode_gpu",
         "tput_per_gpu", "output_tput_per_gpu", "input_tput_per_gpu", "prefill_hw", "decode_hw",
         "power_metric_schema_version", "power_valid", "power_invalid_reasons", "power_audit",
-        "scenario_type", "result_schema_version", Repetitions.KEY));
+        "scenario_type", "result_schema_version", "server_engine", "server_version", "simulated", Repetitions.KEY));
     for (String role : List.of("prefill_", "decode_")) {
       for (String k : List.of("tp", "pp", "dcp_size", "pcp_size", "ep")) {
         keys.add(role + k);

@@ -1,8 +1,8 @@
 package io.infx.results;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.infx.core.pyjson.PythonJson;
-import io.infx.results.internal.PyNumbers;
+import io.infx.core.python.PythonJson;
+import io.infx.core.python.PythonNumbers;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -25,7 +25,11 @@ import java.util.Objects;
  *   <li>A TPOT of 0 fails with {@code division_by_zero} (the reference crashes); with
  *       {@link NormalizerOptions#metricGuards()} the interactivity key is skipped instead.</li>
  * </ul>
- * Stricter than the reference (never publishing what Python's {@code json} would write as
+ * infx's own addition: a raw result carrying {@code infx.server} (what answered, written by the
+ * infx client) gives the row {@code server_engine}, {@code server_version} and {@code simulated};
+ * without it the row is exactly the reference's.
+ *
+ * <p>Stricter than the reference (never publishing what Python's {@code json} would write as
  * non-standard {@code NaN}/{@code Infinity}, or silently truncated values): non-finite results,
  * fractional or boolean {@code max_concurrency}, a non-string {@code model_id} and converted keys
  * that would overwrite an identity key are refused with {@code invalid_raw_value}.
@@ -95,6 +99,15 @@ public final class Normalizer {
     finite("tput_per_gpu", tput);
     finite("output_tput_per_gpu", outputTput);
     finite("input_tput_per_gpu", inputTput);
+    JsonNode server = raw.path("infx").get("server");
+    if (server != null) {
+      try {
+        row.server(io.infx.core.provenance.ServerProvenance.fromJson(server)
+            .orElseThrow(() -> new IllegalArgumentException("infx.server must be an object with a string 'engine'")));
+      } catch (IllegalArgumentException e) {
+        throw new ResultsException(ResultsErrorKind.INVALID_RAW_VALUE, "raw key 'infx.server': " + e.getMessage());
+      }
+    }
     return row.tputPerGpu(tput)
         .outputTputPerGpu(outputTput)
         .inputTputPerGpu(inputTput)
@@ -150,7 +163,7 @@ public final class Normalizer {
   }
 
   private static double metricValue(String key, JsonNode value) {
-    PyNumbers.Conversion<Double> c = PyNumbers.toFloat(value);
+    PythonNumbers.Conversion<Double> c = PythonNumbers.toFloat(value);
     if (!c.ok()) {
       throw new ResultsException(ResultsErrorKind.INVALID_RAW_VALUE,
           "raw key '" + key + "' must be a number: " + c.problem());
@@ -169,7 +182,7 @@ public final class Normalizer {
       throw new ResultsException(ResultsErrorKind.INVALID_RAW_VALUE,
           "raw key 'max_concurrency' must be an integer, got a boolean");
     }
-    PyNumbers.Conversion<Integer> c = PyNumbers.toInt(node);
+    PythonNumbers.Conversion<Integer> c = PythonNumbers.toInt(node);
     if (!c.ok()) {
       throw new ResultsException(ResultsErrorKind.INVALID_RAW_VALUE,
           "raw key 'max_concurrency' must be an integer"
@@ -188,7 +201,7 @@ public final class Normalizer {
     }
     if (!node.isTextual()) {
       throw new ResultsException(ResultsErrorKind.INVALID_RAW_VALUE,
-          "raw key 'model_id' must be a string, got " + PyNumbers.pyTypeName(node));
+          "raw key 'model_id' must be a string, got " + PythonNumbers.typeName(node));
     }
     return node.textValue();
   }
@@ -198,7 +211,7 @@ public final class Normalizer {
     if (node == null) {
       throw missing(key);
     }
-    PyNumbers.Conversion<Double> c = PyNumbers.toFloat(node);
+    PythonNumbers.Conversion<Double> c = PythonNumbers.toFloat(node);
     if (!c.ok()) {
       throw new ResultsException(ResultsErrorKind.INVALID_RAW_VALUE,
           "raw key '" + key + "' must be a number: " + c.problem());
@@ -266,7 +279,7 @@ public final class Normalizer {
   private static void requireObject(JsonNode raw) {
     if (raw == null || !raw.isObject()) {
       throw new ResultsException(ResultsErrorKind.INVALID_RAW_VALUE,
-          "the raw result must be a JSON object, got " + PyNumbers.pyTypeName(raw));
+          "the raw result must be a JSON object, got " + PythonNumbers.typeName(raw));
     }
   }
 

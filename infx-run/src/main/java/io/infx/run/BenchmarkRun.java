@@ -26,7 +26,7 @@ import io.infx.report.ReportPoints;
 import io.infx.report.ReportProblem;
 import io.infx.results.Collector;
 import io.infx.results.Repetitions;
-import io.infx.core.pyjson.PythonJson;
+import io.infx.core.python.PythonJson;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.infx.run.internal.FleetPointLauncher;
 import java.io.IOException;
