@@ -36,6 +36,7 @@ import picocli.CommandLine.Spec;
         ReportCommand.class,
         RunCommand.class,
         RecipeCommand.class,
+        DbCommand.class,
     })
 public final class Main implements Runnable {
 
