@@ -22,8 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
  *
  * <p>The three runs' repetitions are interleaved ({@code --repeat k --resume} for k = 1…5, one
  * run after the other), so a change of host load during the test hits all three alike — the
- * blocking a careful benchmarker does by hand. 10 ms decode steps keep scheduler jitter of the
- * loaded CI host small against the injected 25 %.
+ * blocking a careful benchmarker does by hand. 30 ms decode steps keep scheduler jitter of the
+ * loaded CI host (several ms per step at a load of 10 per core) small against the injected 25 %.
  */
 @Timeout(value = 15, unit = TimeUnit.MINUTES)
 class ResultsGateSimulatorTest {
@@ -71,7 +71,7 @@ class ResultsGateSimulatorTest {
     for (int k = 1; k <= 5; k++) {
       for (Path dir : List.of(a, b, slow)) {
         List<String> args = new ArrayList<>(List.of("run", cfg.toString(), "--out", dir.toString(),
-            "--repeat", String.valueOf(k), "--resume", "--sim-option", "decode-step-ms=10"));
+            "--repeat", String.valueOf(k), "--resume", "--sim-option", "decode-step-ms=30"));
         if (dir.equals(slow)) {
           args.addAll(List.of("--sim-option", "slowdown=1.25"));
         }
