@@ -248,7 +248,7 @@ final class Parser {
   }
 
   private Stmt parseFilterBlock(Token start) {
-    Expr filter = parseFilters(null);
+    Expr filter = parseFilters(parseOneFilter(null));
     expect(Kind.BLOCK_END);
     List<Stmt> body = parseBody("endfilter");
     endTag("endfilter");
@@ -590,6 +590,14 @@ final class Parser {
   private Expr parseFilters(Expr node) {
     while (peek().isOp("|")) {
       next();
+      node = parseOneFilter(node);
+    }
+    return node;
+  }
+
+  /** A filter name and its optional arguments (the {@code |} already consumed). */
+  private Expr parseOneFilter(Expr node) {
+    {
       Token name = next();
       String fname = name.text();
       while (peek().isOp(".")) {
@@ -603,9 +611,8 @@ final class Parser {
         next();
         parseArgs(args, kwNames, kwValues);
       }
-      node = new FilterCall(node, fname, args, kwNames, kwValues, name.line());
+      return new FilterCall(node, fname, args, kwNames, kwValues, name.line());
     }
-    return node;
   }
 
   private Expr parseTest(Expr node) {
