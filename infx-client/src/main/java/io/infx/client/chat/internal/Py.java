@@ -1,6 +1,7 @@
 package io.infx.client.chat.internal;
 
-import io.infx.core.pyjson.PythonJson;
+import io.infx.core.python.PythonJson;
+import io.infx.core.python.PythonRepr;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -156,49 +157,14 @@ final class Py {
     }
   }
 
+  /** {@code repr(float)}: infx-core's one home for the rule ({@code nan}, {@code inf}, {@code 1e+20}). */
   static String floatRepr(double d) {
-    if (Double.isNaN(d)) {
-      return "nan";
-    }
-    if (Double.isInfinite(d)) {
-      return d > 0 ? "inf" : "-inf";
-    }
-    return PythonJson.floatRepr(d);
+    return PythonRepr.floatRepr(d);
   }
 
-  /** CPython's {@code repr(str)}: single quotes unless the text has ' and no ". */
+  /** {@code repr(str)}: infx-core's one home for the rule (quote choice, escapes). */
   static void reprString(StringBuilder sb, String s) {
-    char q = s.indexOf('\'') >= 0 && s.indexOf('"') < 0 ? '"' : '\'';
-    sb.append(q);
-    for (int i = 0; i < s.length(); ) {
-      int c = s.codePointAt(i);
-      i += Character.charCount(c);
-      if (c == q || c == '\\') {
-        sb.append('\\').appendCodePoint(c);
-      } else if (c == '\n') {
-        sb.append("\\n");
-      } else if (c == '\r') {
-        sb.append("\\r");
-      } else if (c == '\t') {
-        sb.append("\\t");
-      } else if (c < 0x20 || c == 0x7f) {
-        sb.append(String.format("\\x%02x", c));
-      } else if (c >= 0x80 && !isPrintable(c)) {
-        sb.append(c <= 0xff ? String.format("\\x%02x", c)
-            : c <= 0xffff ? String.format("\\u%04x", c) : String.format("\\U%08x", c));
-      } else {
-        sb.appendCodePoint(c);
-      }
-    }
-    sb.append(q);
-  }
-
-  private static boolean isPrintable(int c) {
-    int t = Character.getType(c);
-    return !(t == Character.CONTROL || t == Character.FORMAT || t == Character.SURROGATE
-        || t == Character.PRIVATE_USE || t == Character.UNASSIGNED
-        || t == Character.LINE_SEPARATOR || t == Character.PARAGRAPH_SEPARATOR
-        || (t == Character.SPACE_SEPARATOR && c != ' '));
+    sb.append(PythonRepr.repr(s));
   }
 
   /** CPython's {@code str.isspace()} for one code point. */

@@ -36,7 +36,7 @@ final class PyJsonWriter {
       sb.append(l);
     } else if (v instanceof Double d) {
       sb.append(Double.isNaN(d) ? "NaN" : Double.isInfinite(d) ? (d > 0 ? "Infinity" : "-Infinity")
-          : io.infx.core.pyjson.PythonJson.floatRepr(d));
+          : io.infx.core.python.PythonNumbers.floatRepr(d));
     } else if (v instanceof String s) {
       string(sb, s);
     } else if (v instanceof List<?> l) {
