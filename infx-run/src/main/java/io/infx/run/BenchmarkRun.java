@@ -288,6 +288,7 @@ public final class BenchmarkRun {
     ReportPoints collected = collect(layout);
     Optional<ReportFiles> report = Optional.of(report(plan, outcomes, collected, layout));
     listener.note("report: " + report.get().html());
+    RunStore.ingest(layout, listener);
     return new RunOutcome(plan, layout, outcomes, collected, report);
   }
 
