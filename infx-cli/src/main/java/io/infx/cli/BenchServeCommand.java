@@ -159,6 +159,9 @@ public final class BenchServeCommand implements Callable<Integer> {
 
   @Option(names = "--http2", description = "HTTP/2 (h2c) instead of HTTP/1.1 keep-alive.") boolean http2;
 
+  @Option(names = "--connection-reuse", defaultValue = "auto", description = "HTTP/1.1 keep-alive: auto (keep connections until the server is seen closing them, e.g. llama.cpp; then one per request), always, or never (one connection per request, as the Python client).")
+  String connectionReuse;
+
   @Option(names = "--io-threads", description = "Client I/O threads (default: CPU count).") Integer ioThreads;
 
   @Option(names = "--timeout-connect", defaultValue = "30s", description = "Connect deadline (e.g. 30s, 2m).") String timeoutConnect;
@@ -195,6 +198,7 @@ public final class BenchServeCommand implements Callable<Integer> {
         .burstiness(burstiness).constantArrivals(parseArrivals(arrivals)).numWarmups(numWarmups)
         .body(body.build()).metrics(metricOptions()).saveResult(saveResult)
         .saveDetailed(saveDetailed).metadata(parseMetadata(metadata)).http2(http2)
+        .connectionReuse(parseConnectionReuse(connectionReuse))
         .progress(!disableTqdm).profile(profile)
         .deadlines(Deadlines.builder().connect(duration("--timeout-connect", timeoutConnect))
             .firstByte(duration("--timeout-first-byte", timeoutFirstByte))
@@ -338,5 +342,14 @@ public final class BenchServeCommand implements Callable<Integer> {
       throw new UsageException(flag + ": expected a duration like 250ms, 30s, 10m or 6h, got '"
           + s + "'");
     }
+  }
+
+  private static io.infx.client.ConnectionReuse parseConnectionReuse(String v) {
+    return switch (v.toLowerCase(java.util.Locale.ROOT)) {
+      case "auto" -> io.infx.client.ConnectionReuse.AUTO;
+      case "always" -> io.infx.client.ConnectionReuse.ALWAYS;
+      case "never" -> io.infx.client.ConnectionReuse.NEVER;
+      default -> throw new UsageException("--connection-reuse " + v + ": expected auto, always or never");
+    };
   }
 }

@@ -182,6 +182,12 @@ public abstract class ServeJob {
     return false;
   }
 
+  /** HTTP/1.1 connection reuse ({@code --connection-reuse}); AUTO by default. */
+  @Value.Default
+  public ConnectionReuse connectionReuse() {
+    return ConnectionReuse.AUTO;
+  }
+
   @Value.Default
   public Deadlines deadlines() {
     return Deadlines.defaults();
@@ -272,6 +278,7 @@ public abstract class ServeJob {
             + "' (supported: random, jsonl)");
       };
       ImmutableClientOptions.Builder co = ClientOptions.builder().baseUri(base()).http2(http2())
+          .connectionReuse(connectionReuse())
           .deadlines(deadlines()).fallbackTokenizer(t)
           // texts are only saved with --save-detailed; without it they are counted and dropped
           .retainText(saveDetailed());
