@@ -45,7 +45,7 @@ import picocli.CommandLine.Unmatched;
     name = "run",
     mixinStandardHelpOptions = true,
     customSynopsis = "infx run CONFIG.yaml [CONFIG.yaml…] [generate filters…] [--adapter local|slurm [--adapter-option K=V…]] "
-        + "[--recipes FILE | --endpoint URL] [--sim-option K=V…] [--out DIR] [--resume] [--dry-run] [--runner-config FILE] [--runner NAME] [--title TEXT] "
+        + "[--recipes FILE | --endpoint URL] [--max-parallel N] [--canary] [--fail-fast] [--sim-option K=V…] [--out DIR] [--resume] [--dry-run] [--runner-config FILE] [--runner NAME] [--title TEXT] "
         + "[--duration SECONDS] [--trace SOURCE]",
     description = {
         "Run a benchmark from master configs to report: expand (matrix), launch each point "
@@ -87,6 +87,19 @@ public final class RunCommand implements Callable<Integer> {
       description = "Benchmark an already-running OpenAI-compatible server (e.g. http://127.0.0.1:8000); "
           + "nothing is launched. Without --recipes and --endpoint the embedded simulator serves (SIMULATED).")
   String endpoint;
+
+  @Option(names = "--max-parallel", paramLabel = "N", defaultValue = "1",
+      description = "Points in flight at once (default ${DEFAULT-VALUE}); slurm: up to N jobs submitted, the "
+          + "scheduler queues them; local: N servers on their own free ports (mind the cores).")
+  int maxParallel;
+
+  @Option(names = "--canary", description = "Run InferenceX's canary (lowest-concurrency single-node point) first, "
+      + "alone; stop the sweep if it fails.")
+  boolean canary;
+
+  @Option(names = "--fail-fast", description = "On a point's failure, skip the points of its family (same "
+      + "configuration, other concurrencies) that have not started.")
+  boolean failFast;
 
   @Option(names = "--out", paramLabel = "DIR",
       description = "Run directory (default: infx-out/<first config's name>).")
@@ -141,7 +154,13 @@ public final class RunCommand implements Callable<Integer> {
         .adapter(adapter)
         .adapterOptions(io.infx.fleet.spi.AdapterOptions.parse(adapterOptions).values())
         .out(out != null ? out : Path.of("infx-out", stem))
-        .resume(resume);
+        .resume(resume)
+        .canary(canary)
+        .failFast(failFast);
+    if (maxParallel < 1) {
+      throw new UsageException("--max-parallel must be >= 1, got " + maxParallel);
+    }
+    b.maxParallel(maxParallel);
     if (!simOptions.isEmpty()) {
       b.simulator(io.infx.client.sim.SimOptions.parse(io.infx.client.sim.SimConfig.defaults(), simOptions));
     }
@@ -222,9 +241,22 @@ public final class RunCommand implements Callable<Integer> {
       err.flush();
     }
 
+    private PlannedPoint starting;
+    private int startedCount;
+    private int startingDone;
+    private int startingTotal;
+
     @Override
     public void started(PlannedPoint point, int done, int total) {
-      err.printf(Locale.ROOT, "%s %d/%d  %s …%n", bar(done, total), done + 1, total, point.resultFilename());
+      starting = point;
+      startingDone = done;
+      startingTotal = total;
+    }
+
+    @Override
+    public void inFlight(int points) {
+      err.printf(Locale.ROOT, "%s %d/%d  %s …%s%n", bar(startingDone, startingTotal), ++startedCount,
+          startingTotal, starting.resultFilename(), points > 1 ? " (" + points + " in flight)" : "");
       err.flush();
     }
 

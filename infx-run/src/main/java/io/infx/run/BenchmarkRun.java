@@ -52,7 +52,8 @@ import java.util.concurrent.TimeoutException;
  * The end-to-end pipeline behind {@code infx run}: validate and expand master configs (matrix) →
  * launch every point through a fleet adapter (default {@code local}: the embedded simulator as
  * server, the fixed-sequence client in-process) → normalize each raw result (results) → collect
- * into {@code results_bmk/agg_bmk.json} → write the report. Points run one after another; every
+ * into {@code results_bmk/agg_bmk.json} → write the report. Up to {@link RunOptions#maxParallel()}
+ * points run at once (default 1), the canary first with {@link RunOptions#canary()}; every
  * file is written atomically and {@code run.json} is rewritten after each point, so an
  * interrupted run loses no finished point and {@link RunOptions#resume()} picks up where it
  * stopped.
@@ -286,38 +287,150 @@ public final class BenchmarkRun {
           + " that this plan does not hold (moved to stale/, nothing deleted)");
     }
     AtomicFiles.writeString(layout.matrixFile(), plan.matrix().toJson() + "\n");
-    List<PointOutcome> outcomes = new ArrayList<>();
-    int total = (int) plan.count(PlannedPoint.Action.RUN);
-    int done = 0;
-    ExecutorService exec = Executors.newSingleThreadExecutor(r -> {
-      Thread t = new Thread(r, "infx-run-point");
-      t.setDaemon(true);
-      return t;
-    });
-    try {
-      for (PlannedPoint p : plan.points()) {
-        PointOutcome o = switch (p.action()) {
-          case SKIP -> new PointOutcome(p, PointOutcome.Status.SKIPPED, Optional.of(p.note()), Duration.ZERO);
-          case RESUME -> new PointOutcome(p, PointOutcome.Status.RESUMED, Optional.empty(), Duration.ZERO);
-          case RUN -> {
-            listener.started(p, done, total);
-            PointOutcome r = launch(p, layout, exec);
-            done++;
-            listener.finished(r, done, total);
-            yield r;
-          }
-        };
-        outcomes.add(o);
-        writeRunFile(layout, plan, outcomes);
-      }
-    } finally {
-      exec.shutdownNow();
-    }
+    List<PointOutcome> outcomes = new Scheduler(plan, layout, listener).runAll();
     ReportPoints collected = collect(layout);
     Optional<ReportFiles> report = Optional.of(report(plan, outcomes, collected, layout));
     listener.note("report: " + report.get().html());
     RunStore.ingest(layout, listener);
     return new RunOutcome(plan, layout, outcomes, collected, report);
+  }
+
+  /**
+   * Runs the plan's points with up to {@link RunOptions#maxParallel()} in flight: the canary first
+   * and alone ({@link RunOptions#canary()}: a failed canary skips every other point), then the rest
+   * in plan order as slots free up; with {@link RunOptions#failFast()} the first failure of a family
+   * skips that family's points that have not started. Outcomes keep plan order; {@code run.json}
+   * is rewritten (atomically) after every finished point, so resume stays correct whatever was in
+   * flight when a run stopped.
+   */
+  private final class Scheduler {
+    private final RunPlan plan;
+    private final RunLayout layout;
+    private final RunListener listener;
+    private final PointOutcome[] outcomes;
+    private final int total;
+    private int done;
+    private int inFlight;
+    private final Set<String> failedFamilies = new java.util.HashSet<>();
+    private final Map<String, String> firstFailure = new HashMap<>();
+    private boolean canaryFailed;
+
+    Scheduler(RunPlan plan, RunLayout layout, RunListener listener) {
+      this.plan = plan;
+      this.layout = layout;
+      this.listener = listener;
+      this.outcomes = new PointOutcome[plan.points().size()];
+      this.total = (int) plan.count(PlannedPoint.Action.RUN);
+    }
+
+    List<PointOutcome> runAll() {
+      List<Integer> toRun = new ArrayList<>();
+      for (int i = 0; i < outcomes.length; i++) {
+        PlannedPoint p = plan.points().get(i);
+        switch (p.action()) {
+          case SKIP -> outcomes[i] = new PointOutcome(p, PointOutcome.Status.SKIPPED, Optional.of(p.note()), Duration.ZERO);
+          case RESUME -> outcomes[i] = new PointOutcome(p, PointOutcome.Status.RESUMED, Optional.empty(), Duration.ZERO);
+          case RUN -> toRun.add(i);
+        }
+      }
+      ExecutorService workers = Executors.newFixedThreadPool(Math.max(1, options.maxParallel()), r -> {
+        Thread t = new Thread(r, "infx-run-point");
+        t.setDaemon(true);
+        return t;
+      });
+      ExecutorService timed = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "infx-run-launch");
+        t.setDaemon(true);
+        return t;
+      });
+      try {
+        java.util.OptionalInt canary = options.canary() ? canaryIndex(toRun) : java.util.OptionalInt.empty();
+        if (canary.isPresent()) {
+          int c = canary.getAsInt();
+          toRun.remove(Integer.valueOf(c));
+          listener.note("canary: " + plan.points().get(c).resultFilename() + " runs first, alone");
+          runOne(c, timed);
+          if (outcomes[c].status() != PointOutcome.Status.SUCCEEDED) {
+            canaryFailed = true;
+            listener.note("canary failed: the other " + toRun.size() + " point(s) are not run");
+          }
+        }
+        List<Future<?>> futures = new ArrayList<>();
+        for (int i : toRun) {
+          futures.add(workers.submit(() -> runOne(i, timed)));
+        }
+        for (Future<?> f : futures) {
+          try {
+            f.get();
+          } catch (ExecutionException e) {
+            Throwable c = e.getCause();
+            throw c instanceof RuntimeException re ? re : new IllegalStateException(c);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InfxException("interrupted", "run interrupted", e);
+          }
+        }
+      } finally {
+        workers.shutdownNow();
+        timed.shutdownNow();
+      }
+      return java.util.Arrays.asList(outcomes);
+    }
+
+    /** InferenceX's canary: the lowest-concurrency single-node fixed-seq-len point (no eval-only). */
+    private java.util.OptionalInt canaryIndex(List<Integer> toRun) {
+      return toRun.stream().filter(i -> plan.points().get(i).row().kind() == RowKind.SINGLE_NODE
+              && !plan.points().get(i).row().evalOnly())
+          .min(java.util.Comparator.comparingInt((Integer i) -> plan.points().get(i).conc().get(0))
+              .thenComparingInt(i -> i))
+          .map(java.util.OptionalInt::of).orElse(java.util.OptionalInt.empty());
+    }
+
+    private void runOne(int i, ExecutorService timed) {
+      PlannedPoint p = plan.points().get(i);
+      String family = family(p);
+      int startedDone;
+      int flying;
+      synchronized (this) {
+        String skip = canaryFailed ? "not run: the canary failed"
+            : options.failFast() && failedFamilies.contains(family)
+                ? "not run (--fail-fast): " + firstFailure.get(family) + " of the same family failed" : null;
+        if (skip != null) {
+          done++;
+          outcomes[i] = new PointOutcome(p, PointOutcome.Status.SKIPPED, Optional.of(skip), Duration.ZERO);
+          listener.finished(outcomes[i], done, total);
+          writeRunFile(layout, plan, java.util.Arrays.asList(outcomes));
+          return;
+        }
+        inFlight++;
+        startedDone = done;
+        flying = inFlight;
+        listener.started(p, startedDone, total);
+        listener.inFlight(flying);
+      }
+      PointOutcome r = launch(p, layout, timed);
+      synchronized (this) {
+        inFlight--;
+        done++;
+        outcomes[i] = r;
+        if (r.status() == PointOutcome.Status.FAILED && failedFamilies.add(family)) {
+          firstFailure.put(family, p.resultFilename());
+        }
+        listener.finished(r, done, total);
+        writeRunFile(layout, plan, java.util.Arrays.asList(outcomes));
+      }
+    }
+  }
+
+  /**
+   * The family of a point for {@code --fail-fast}: the points of one configuration at every
+   * concurrency (the row without {@code conc}), as a matrix job of InferenceX's sweep holds them.
+   */
+  static String family(PlannedPoint p) {
+    Map<String, Object> f = new java.util.TreeMap<>(p.row().fields());
+    f.remove("conc");
+    f.remove("exp-name");
+    return p.runner() + " " + f;
   }
 
   private PointOutcome launch(PlannedPoint p, RunLayout layout, ExecutorService exec) {
@@ -395,7 +508,7 @@ public final class BenchmarkRun {
       n.put("result_filename", p.resultFilename());
       n.put("runner", p.runner());
       n.put("action", p.action().name().toLowerCase(Locale.ROOT));
-      if (i < outcomes.size()) {
+      if (i < outcomes.size() && outcomes.get(i) != null) {
         PointOutcome out = outcomes.get(i);
         n.put("status", out.status().name().toLowerCase(Locale.ROOT));
         out.message().ifPresent(m -> n.put("message", m));

@@ -129,6 +129,31 @@ public abstract class RunOptions {
     return java.nio.file.Files.isRegularFile(beside) ? Optional.of(beside) : Optional.empty();
   }
 
+  /**
+   * Points in flight at once (InferenceX fans a sweep out over many runners). Local: each point has
+   * its own server on its own free port, so keep this at or below what the cores can serve; Slurm:
+   * up to N jobs are submitted and the scheduler queues them. Default 1.
+   */
+  @Value.Default
+  public int maxParallel() {
+    return 1;
+  }
+
+  /**
+   * Run InferenceX's canary first — the lowest-concurrency non-eval single-node point — alone, and
+   * run nothing else when it fails.
+   */
+  @Value.Default
+  public boolean canary() {
+    return false;
+  }
+
+  /** On the first failure of a family (one configuration at every concurrency), skip the family's points not yet started. */
+  @Value.Default
+  public boolean failFast() {
+    return false;
+  }
+
   /** Report title; default: the first config file's name. */
   public abstract Optional<String> title();
 
@@ -143,6 +168,9 @@ public abstract class RunOptions {
     if (agenticDuration().isPresent()
         && (agenticDuration().get().isNegative() || agenticDuration().get().toSeconds() < 1)) {
       throw new IllegalArgumentException("agenticDuration must be at least 1 s");
+    }
+    if (maxParallel() < 1) {
+      throw new IllegalArgumentException("maxParallel must be >= 1, got " + maxParallel());
     }
     if (recipes().isPresent() && endpoint().isPresent()) {
       throw new IllegalArgumentException("give recipes (launch servers) or an endpoint (use a running server), not both");

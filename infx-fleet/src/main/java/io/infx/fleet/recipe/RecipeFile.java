@@ -47,7 +47,8 @@ public final class RecipeFile {
 
   /** Variable names treated as secrets even when the projection does not flag them. */
   private static final java.util.regex.Pattern SECRET_LIKE =
-      java.util.regex.Pattern.compile("TOKEN|SECRET|PASSWORD|API_KEY", java.util.regex.Pattern.CASE_INSENSITIVE);
+      java.util.regex.Pattern.compile("(^|_)(TOKEN|SECRET|PASSWORD|API_KEY)(_|$)",
+          java.util.regex.Pattern.CASE_INSENSITIVE);
 
   private static volatile RecipeFile presets;
 

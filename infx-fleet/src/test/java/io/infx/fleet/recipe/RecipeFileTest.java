@@ -171,6 +171,12 @@ class RecipeFileTest {
     RecipeLaunch l = shell.launchFor(row("x", "y"), env(Map.of("HF_TOKEN", "hf_secret")), Map.of(), Path.of("/"));
     assertThat(l.server().shellCommand()).isEqualTo("serve --token ${HF_TOKEN}");
     assertThat(l.describe()).doesNotContain("hf_secret").contains("HF_TOKEN=***");
+    RecipeFile other = load("recipes: { s: { server: { command: \"x ${MY_TOKENIZER} ${A}\" } } }");
+    assertThat(other.launchFor(row("x", "y"), env(Map.of()), Map.of("MY_TOKENIZER", "t", "A", "a"), Path.of("/"))
+        .server().shellCommand()).as("TOKENIZER is no secret").isEqualTo("x t a");
+    assertThatThrownBy(() -> load("recipes: { s: { server: { command: \"x ${MODAL_TOKEN_ID}\" } } }")
+        .launchFor(row("x", "y"), env(Map.of()), Map.of("MODAL_TOKEN_ID", "m"), Path.of("/")))
+        .hasMessageContaining("is a secret");
   }
 
   @Test
