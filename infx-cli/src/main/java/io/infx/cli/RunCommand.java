@@ -45,11 +45,12 @@ import picocli.CommandLine.Unmatched;
     name = "run",
     mixinStandardHelpOptions = true,
     customSynopsis = "infx run CONFIG.yaml [CONFIG.yaml…] [generate filters…] [--adapter local|slurm [--adapter-option K=V…]] "
-        + "[--sim-option K=V…] [--out DIR] [--resume] [--dry-run] [--runner-config FILE] [--runner NAME] [--title TEXT] "
+        + "[--recipes FILE | --endpoint URL] [--max-parallel N] [--canary] [--fail-fast] [--sim-option K=V…] [--out DIR] [--repeat N] [--resume] [--dry-run] [--runner-config FILE] [--runner NAME] [--title TEXT] "
         + "[--duration SECONDS] [--trace SOURCE]",
     description = {
         "Run a benchmark from master configs to report: expand (matrix), launch each point "
-            + "(fleet adapter; local = embedded simulator + in-process client), normalize, collect "
+            + "(fleet adapter; the server is the engine a recipe starts, a running --endpoint, or else the "
+            + "embedded simulator, marked SIMULATED), normalize, collect "
             + "into DIR/results_bmk/agg_bmk.json, print a summary table, write DIR/report.html.",
         "Filters are those of `infx generate full-sweep` (--model-prefix, --precision, --framework, "
             + "--runner-type, --seq-lens, --min-conc, --max-conc, --step-size, --max-tp, --max-ep, "
@@ -63,7 +64,7 @@ public final class RunCommand implements Callable<Integer> {
 
   @Option(names = "--adapter", paramLabel = "NAME", defaultValue = "local",
       description = "Fleet adapter every point is launched on: local (default) or slurm (one Slurm job "
-          + "per point). The server is the embedded simulator.")
+          + "per point). The server: --recipes (real engines), --endpoint (a running one), else the simulator.")
   String adapter;
 
   @Option(names = "--adapter-option", paramLabel = "KEY=VALUE",
@@ -77,9 +78,38 @@ public final class RunCommand implements Callable<Integer> {
           + "max-num-seqs, prefill-tokens-per-second, decode-step-ms, decode-step-per-seq-us, stream-interval, seed.")
   List<String> simOptions = new ArrayList<>();
 
+  @Option(names = "--recipes", paramLabel = "FILE",
+      description = "Recipe file (docs/recipes.md): launch each point's real engine as its recipe says, through "
+          + "the adapter (default: <config>.recipes.yaml beside the first config, if it exists).")
+  Path recipes;
+
+  @Option(names = "--endpoint", paramLabel = "URL",
+      description = "Benchmark an already-running OpenAI-compatible server (e.g. http://127.0.0.1:8000); "
+          + "nothing is launched. Without --recipes and --endpoint the embedded simulator serves (SIMULATED).")
+  String endpoint;
+
+  @Option(names = "--max-parallel", paramLabel = "N", defaultValue = "1",
+      description = "Points in flight at once (default ${DEFAULT-VALUE}); slurm: up to N jobs submitted, the "
+          + "scheduler queues them; local: N servers on their own free ports (mind the cores).")
+  int maxParallel;
+
+  @Option(names = "--canary", description = "Run InferenceX's canary (lowest-concurrency single-node point) first, "
+      + "alone; stop the sweep if it fails.")
+  boolean canary;
+
+  @Option(names = "--fail-fast", description = "On a point's failure, skip the points of its family (same "
+      + "configuration, other concurrencies) that have not started.")
+  boolean failFast;
+
   @Option(names = "--out", paramLabel = "DIR",
       description = "Run directory (default: infx-out/<first config's name>).")
   Path out;
+
+  @Option(names = "--repeat", paramLabel = "N", defaultValue = "1",
+      description = "Measure every point N times (each repetition kept in points/<RF>/rep-<k>/); the point's "
+          + "aggregate holds the means plus, under \"repeats\", per headline metric the mean, std dev, 95%% "
+          + "confidence interval and coefficient of variation. With --resume only missing repetitions run.")
+  int repeat;
 
   @Option(names = "--resume", description = "Skip points whose result exists in DIR from an earlier run.")
   boolean resume;
@@ -130,12 +160,40 @@ public final class RunCommand implements Callable<Integer> {
         .adapter(adapter)
         .adapterOptions(io.infx.fleet.spi.AdapterOptions.parse(adapterOptions).values())
         .out(out != null ? out : Path.of("infx-out", stem))
-        .resume(resume);
+        .resume(resume)
+        .canary(canary)
+        .failFast(failFast);
+    if (maxParallel < 1) {
+      throw new UsageException("--max-parallel must be >= 1, got " + maxParallel);
+    }
+    b.maxParallel(maxParallel);
+    if (repeat < 1) {
+      throw new UsageException("--repeat must be at least 1, got " + repeat);
+    }
+    b.repeat(repeat);
     if (!simOptions.isEmpty()) {
       b.simulator(io.infx.client.sim.SimOptions.parse(io.infx.client.sim.SimConfig.defaults(), simOptions));
     }
     if (runnerConfig != null) {
       b.runnerConfig(runnerConfig);
+    }
+    if (recipes != null && endpoint != null) {
+      throw new UsageException("--recipes launches servers, --endpoint uses a running one: give one of them");
+    }
+    if (recipes != null) {
+      b.recipes(recipes);
+    }
+    if (endpoint != null) {
+      java.net.URI u;
+      try {
+        u = java.net.URI.create(endpoint);
+      } catch (IllegalArgumentException e) {
+        throw new UsageException("--endpoint: not a URL: " + endpoint);
+      }
+      if (!"http".equals(u.getScheme()) && !"https".equals(u.getScheme()) || u.getHost() == null) {
+        throw new UsageException("--endpoint must be an http(s) URL with a host, e.g. http://127.0.0.1:8000; got " + endpoint);
+      }
+      b.endpoint(u);
     }
     if (runner != null) {
       b.runner(runner);
@@ -163,6 +221,7 @@ public final class RunCommand implements Callable<Integer> {
       stdout.println(plan.matrix().toJson());
       return 0;
     }
+    err.println("infx: server: " + run.serverDescription());
     RunOutcome outcome = run.run(new Progress(err, run.layout().dir()));
     printSummary(stdout, outcome);
     return outcome.exitCode();
@@ -192,9 +251,22 @@ public final class RunCommand implements Callable<Integer> {
       err.flush();
     }
 
+    private PlannedPoint starting;
+    private int startedCount;
+    private int startingDone;
+    private int startingTotal;
+
     @Override
     public void started(PlannedPoint point, int done, int total) {
-      err.printf(Locale.ROOT, "%s %d/%d  %s …%n", bar(done, total), done + 1, total, point.resultFilename());
+      starting = point;
+      startingDone = done;
+      startingTotal = total;
+    }
+
+    @Override
+    public void inFlight(int points) {
+      err.printf(Locale.ROOT, "%s %d/%d  %s …%s%n", bar(startingDone, startingTotal), ++startedCount,
+          startingTotal, starting.resultFilename(), points > 1 ? " (" + points + " in flight)" : "");
       err.flush();
     }
 
@@ -241,7 +313,7 @@ public final class RunCommand implements Callable<Integer> {
       }
     }
     if (!rows.isEmpty()) {
-      out.print(Summary.of(rows).toMarkdown());
+      out.print(ResultsSummarizeCommand.render(Summary.of(rows), "table", null, true));
       out.println();
     }
     if (!agentic.isEmpty()) {

@@ -196,6 +196,7 @@ public final class RawResult {
     acc.put("conserved", m.conserved());
     acc.put("warmups", run.warmups());
     acc.put("warmup_failures", run.warmupFailures());
+    acc.put("resends", m.resends());
     x.put("accounting", acc);
     Map<String, Object> fails = new LinkedHashMap<>();
     for (FailureClass k : FailureClass.values()) {
@@ -240,9 +241,14 @@ public final class RawResult {
     ClientOptions co = run.clientOptions();
     client.put("http", co.http2() ? "2" : "1.1");
     client.put("pool_size", co.maxConnections());
+    client.put("connection_reuse", co.connectionReuse().name().toLowerCase(java.util.Locale.ROOT));
     client.put("io_threads", co.ioThreads());
     client.put("jvm", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
     client.put("available_processors", Runtime.getRuntime().availableProcessors());
+    // host load when the run ended (1-minute average of runnable threads; null where the OS has
+    // none): runs made on a busier host are flagged by the comparability lint
+    double hostLoad = java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+    client.put("host_load_average", hostLoad < 0 ? null : (Object) hostLoad);
     ClientStats cs = run.clientStats();
     client.put("cpu_percent_of_one_core", cs.cpuPercent());
     client.put("gc_collections", cs.gcCollections());
@@ -250,6 +256,9 @@ public final class RawResult {
     client.put("allocated_bytes_per_request",
         cs.allocatedBytes() < 0 || m.sent() == 0 ? null : (Object) (cs.allocatedBytes() / m.sent()));
     x.put("client", client);
+    if (ctx.saveDetailed()) {
+      x.put("wire_timings_in_milliseconds", run.wireTimings());
+    }
     return x;
   }
 

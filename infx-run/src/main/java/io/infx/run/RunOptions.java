@@ -35,7 +35,8 @@ public abstract class RunOptions {
   /**
    * Fleet adapter every point is launched on through {@code infx-fleet}: {@code local} (default)
    * or {@code slurm} (one Slurm job per point, running the simulator and the client on the node).
-   * The server is the embedded simulator ({@link #simulator()}) on both.
+   * The server is the engine a recipe starts ({@link #recipes()}), a running server
+   * ({@link #endpoint()}), or else the embedded simulator ({@link #simulator()}).
    */
   @Value.Default
   public String adapter() {
@@ -56,6 +57,18 @@ public abstract class RunOptions {
   @Value.Default
   public boolean resume() {
     return false;
+  }
+
+  /**
+   * How many times every fixed-sequence point is measured ({@code infx run --repeat N}). Each
+   * repetition keeps its own workspace ({@code points/<RF>/rep-<k>/}); the point's aggregate holds
+   * the means and, under {@code repeats}, per headline metric the mean, standard deviation,
+   * confidence interval and coefficient of variation ({@code io.infx.results.Repetitions}). With
+   * {@link #resume()} only the missing repetitions run. AgentX points run once. Default 1.
+   */
+  @Value.Default
+  public int repeat() {
+    return 1;
   }
 
   /**
@@ -103,6 +116,56 @@ public abstract class RunOptions {
     return Duration.ofMinutes(30);
   }
 
+  /**
+   * Recipe file (docs/recipes.md): each point's server is the real engine its recipe starts,
+   * through the fleet adapter. Default: {@code <first-config-stem>.recipes.yaml} beside the first
+   * config when it exists; without either (and without {@link #endpoint()}) the embedded simulator
+   * serves every point.
+   */
+  public abstract Optional<Path> recipes();
+
+  /**
+   * An already-running OpenAI-compatible server to benchmark (e.g. {@code http://127.0.0.1:8000}):
+   * nothing is launched; every point's client sends to it. Local adapter only.
+   */
+  public abstract Optional<java.net.URI> endpoint();
+
+  /** The recipe file in effect: {@link #recipes()}, else the one beside the first config, if any. */
+  public Optional<Path> recipeFile() {
+    if (recipes().isPresent() || endpoint().isPresent()) {
+      return recipes();
+    }
+    Path first = configFiles().get(0);
+    String name = first.getFileName().toString().replaceFirst("\\.ya?ml$", "");
+    Path beside = first.resolveSibling(name + ".recipes.yaml");
+    return java.nio.file.Files.isRegularFile(beside) ? Optional.of(beside) : Optional.empty();
+  }
+
+  /**
+   * Points in flight at once (InferenceX fans a sweep out over many runners). Local: each point has
+   * its own server on its own free port, so keep this at or below what the cores can serve; Slurm:
+   * up to N jobs are submitted and the scheduler queues them. Default 1.
+   */
+  @Value.Default
+  public int maxParallel() {
+    return 1;
+  }
+
+  /**
+   * Run InferenceX's canary first — the lowest-concurrency non-eval single-node point — alone, and
+   * run nothing else when it fails.
+   */
+  @Value.Default
+  public boolean canary() {
+    return false;
+  }
+
+  /** On the first failure of a family (one configuration at every concurrency), skip the family's points not yet started. */
+  @Value.Default
+  public boolean failFast() {
+    return false;
+  }
+
   /** Report title; default: the first config file's name. */
   public abstract Optional<String> title();
 
@@ -111,12 +174,21 @@ public abstract class RunOptions {
     if (configFiles().isEmpty()) {
       throw new IllegalArgumentException("a run needs at least one config file");
     }
+    if (repeat() < 1) {
+      throw new IllegalArgumentException("repeat must be >= 1, got " + repeat());
+    }
     if (promptsPerConc() < 1 || warmupsPerConc() < 0) {
       throw new IllegalArgumentException("promptsPerConc must be >= 1 and warmupsPerConc >= 0");
     }
     if (agenticDuration().isPresent()
         && (agenticDuration().get().isNegative() || agenticDuration().get().toSeconds() < 1)) {
       throw new IllegalArgumentException("agenticDuration must be at least 1 s");
+    }
+    if (maxParallel() < 1) {
+      throw new IllegalArgumentException("maxParallel must be >= 1, got " + maxParallel());
+    }
+    if (recipes().isPresent() && endpoint().isPresent()) {
+      throw new IllegalArgumentException("give recipes (launch servers) or an endpoint (use a running server), not both");
     }
     if (pointTimeout().isNegative() || pointTimeout().isZero()) {
       throw new IllegalArgumentException("pointTimeout must be > 0");
