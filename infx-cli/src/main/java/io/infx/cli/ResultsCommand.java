@@ -22,6 +22,8 @@ import picocli.CommandLine.Spec;
         ResultsSummarizeCommand.class,
         ResultsCompareCommand.class,
         ResultsSuccessRateCommand.class,
+        ResultsCollectEvalsCommand.class,
+        ResultsValidateEvalsCommand.class,
         AgenticAggregateCommand.class,
         AgenticValidateCommand.class,
     })

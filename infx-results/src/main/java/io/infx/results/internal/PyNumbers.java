@@ -194,7 +194,7 @@ public final class PyNumbers {
   }
 
   /** Python's {@code str.strip()} with no argument: removes Unicode whitespace at both ends. */
-  static String pyStrip(String s) {
+  public static String pyStrip(String s) {
     int start = 0;
     int end = s.length();
     while (start < end && isPySpace(s.charAt(start))) {
@@ -211,7 +211,7 @@ public final class PyNumbers {
   }
 
   /** Python's {@code repr()} of a string, as it appears in error messages. */
-  static String pyRepr(String s) {
+  public static String pyRepr(String s) {
     String quote = s.contains("'") && !s.contains("\"") ? "\"" : "'";
     StringBuilder sb = new StringBuilder(quote);
     for (int i = 0; i < s.length(); i++) {
@@ -233,5 +233,54 @@ public final class PyNumbers {
       }
     }
     return sb.append(quote).toString();
+  }
+
+  /**
+   * {@code format(x, ".Nf")}: fixed notation with {@code digits} decimals, rounded half-even on the
+   * exact binary value (0.90625 → {@code 0.9062} with 4, {@code 90.62} after ×100 with 2), as
+   * CPython does; {@code nan}, {@code inf}, {@code -inf} for non-finite values, and {@code -0.00}
+   * for a negative value that rounds to zero.
+   */
+  public static String formatFixed(double x, int digits) {
+    if (Double.isNaN(x)) {
+      return "nan";
+    }
+    if (Double.isInfinite(x)) {
+      return x > 0 ? "inf" : "-inf";
+    }
+    String plain = new java.math.BigDecimal(x)
+        .setScale(digits, java.math.RoundingMode.HALF_EVEN).toPlainString();
+    boolean negative = x < 0 || (x == 0.0 && 1 / x < 0);
+    return negative && !plain.startsWith("-") ? "-" + plain : plain;
+  }
+
+  /**
+   * Python {@code int(x)} for any JSON value: booleans are 0/1, integers stay, finite floats
+   * truncate toward zero, strings parse as base-10 integer literals; empty when Python would
+   * raise (null, containers, non-finite floats, non-integer strings, values beyond {@code long}).
+   */
+  public static java.util.OptionalLong pyInt(JsonNode node) {
+    if (node == null || node.isNull() || node.isContainerNode()) {
+      return java.util.OptionalLong.empty();
+    }
+    if (node.isBoolean()) {
+      return java.util.OptionalLong.of(node.booleanValue() ? 1 : 0);
+    }
+    if (node.isIntegralNumber()) {
+      return node.canConvertToLong() ? java.util.OptionalLong.of(node.longValue())
+          : java.util.OptionalLong.empty();
+    }
+    if (node.isNumber()) {
+      double d = node.doubleValue();
+      if (!Double.isFinite(d) || Math.abs(d) >= 9.2e18) {
+        return java.util.OptionalLong.empty();
+      }
+      return java.util.OptionalLong.of((long) d);
+    }
+    if (node.isTextual()) {
+      Conversion<Integer> c = parseInt(node.textValue());
+      return c.ok() ? java.util.OptionalLong.of(c.value().get()) : java.util.OptionalLong.empty();
+    }
+    return java.util.OptionalLong.empty();
   }
 }
