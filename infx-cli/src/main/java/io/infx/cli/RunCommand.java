@@ -45,7 +45,7 @@ import picocli.CommandLine.Unmatched;
     name = "run",
     mixinStandardHelpOptions = true,
     customSynopsis = "infx run CONFIG.yaml [CONFIG.yaml…] [generate filters…] [--adapter local|slurm [--adapter-option K=V…]] "
-        + "[--out DIR] [--resume] [--dry-run] [--runner-config FILE] [--runner NAME] [--title TEXT] "
+        + "[--sim-option K=V…] [--out DIR] [--resume] [--dry-run] [--runner-config FILE] [--runner NAME] [--title TEXT] "
         + "[--duration SECONDS] [--trace SOURCE]",
     description = {
         "Run a benchmark from master configs to report: expand (matrix), launch each point "
@@ -70,6 +70,12 @@ public final class RunCommand implements Callable<Integer> {
       description = "Adapter option, repeatable, as infx fleet launch -o takes it: slurm.partition, "
           + "slurm.account, slurm.mode=batch|alloc, slurm.gpus (0 on a Slurm without GPUs), slurm.gres, …")
   List<String> adapterOptions = new ArrayList<>();
+
+  @Option(names = "--sim-option", paramLabel = "KEY=VALUE",
+      description = "Setting of the embedded simulator, repeatable, named as infx sim's flags: slowdown=F "
+          + "(every decode and prefill step F times slower, e.g. 1.25 to inject a 25%% regression), "
+          + "max-num-seqs, prefill-tokens-per-second, decode-step-ms, decode-step-per-seq-us, stream-interval, seed.")
+  List<String> simOptions = new ArrayList<>();
 
   @Option(names = "--out", paramLabel = "DIR",
       description = "Run directory (default: infx-out/<first config's name>).")
@@ -125,6 +131,9 @@ public final class RunCommand implements Callable<Integer> {
         .adapterOptions(io.infx.fleet.spi.AdapterOptions.parse(adapterOptions).values())
         .out(out != null ? out : Path.of("infx-out", stem))
         .resume(resume);
+    if (!simOptions.isEmpty()) {
+      b.simulator(io.infx.client.sim.SimOptions.parse(io.infx.client.sim.SimConfig.defaults(), simOptions));
+    }
     if (runnerConfig != null) {
       b.runnerConfig(runnerConfig);
     }

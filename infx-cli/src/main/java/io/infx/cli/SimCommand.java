@@ -52,6 +52,10 @@ public final class SimCommand implements Callable<Integer> {
   @Option(names = "--decode-step-per-seq-us", defaultValue = "20", description = "Extra step time per running sequence.")
   double perSeqUs;
 
+  @Option(names = "--slowdown", defaultValue = "1.0", paramLabel = "F",
+      description = "Make every engine step (decode and prefill) F times slower, e.g. 1.25 for an injected 25%% regression (default: ${DEFAULT-VALUE}).")
+  double slowdown;
+
   @Option(names = "--stream-interval", defaultValue = "1", description = "Tokens per streamed chunk, as vLLM's --stream-interval (default: ${DEFAULT-VALUE}).") int streamInterval;
 
   @Option(names = "--block-size", defaultValue = "16", description = "Prefix-cache block size in tokens.")
@@ -100,7 +104,7 @@ public final class SimCommand implements Callable<Integer> {
       cfg = SimConfig.builder().host(host).port(port).model(model).maxNumSeqs(maxNumSeqs)
           .maxModelLen(maxModelLen).prefillTokensPerSecond(prefill)
           .decodeStepBase(Duration.ofNanos((long) (decodeStepMs * 1e6)))
-          .decodeStepPerSeq(Duration.ofNanos((long) (perSeqUs * 1e3)))
+          .decodeStepPerSeq(Duration.ofNanos((long) (perSeqUs * 1e3))).slowdown(slowdown)
           .streamInterval(streamInterval).blockSize(blockSize).prefixCacheBlocks(cacheBlocks)
           .prefixCaching(!noPrefixCaching).seed(seed).ioThreads(ioThreads)
           .timelineCapacity(timelineCapacity).http2(http2).faults(fb.build()).build();

@@ -115,7 +115,7 @@ public final class RawResult {
 
   /** {@code p90}, {@code p99}, {@code p99.9}: integer when whole, as the reference writes it. */
   public static String percentileLabel(double p) {
-    return p == Math.rint(p) ? Long.toString((long) p) : Double.toString(p);
+    return p == Math.rint(p) ? Long.toString((long) p) : io.infx.core.python.PythonRepr.floatRepr(p);
   }
 
   private static void putStats(Map<String, Object> o, String metric, Stats s, List<Double> ps,

@@ -324,7 +324,7 @@ public abstract class ServeJob {
   }
 
   private static String trimDouble(double d) {
-    return d == Math.rint(d) ? Double.toString(d) : Double.toString(d);
+    return io.infx.core.python.PythonRepr.floatRepr(d);
   }
 
   /** Deadlines of a Python-like run: the reference has only a 6 h total timeout. */

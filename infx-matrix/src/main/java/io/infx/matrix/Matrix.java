@@ -1,7 +1,7 @@
 package io.infx.matrix;
 
 import io.infx.core.Violation;
-import io.infx.matrix.internal.PyJson;
+import io.infx.core.python.PythonJson;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -77,7 +77,7 @@ public final class Matrix implements Iterable<MatrixRow> {
       if (i > 0) {
         sb.append(", ");
       }
-      PyJson.write(sb, rows.get(i).fields(), ", ", ": ", false);
+      PythonJson.writeValue(sb, rows.get(i).fields(), ", ", ": ", false);
     }
     return sb.append(']').toString();
   }

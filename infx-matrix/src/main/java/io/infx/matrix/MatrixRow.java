@@ -1,6 +1,6 @@
 package io.infx.matrix;
 
-import io.infx.matrix.internal.PyJson;
+import io.infx.core.python.PythonJson;
 import io.infx.matrix.internal.Row;
 import io.infx.matrix.internal.RowSchema;
 import java.util.Collections;
@@ -158,7 +158,7 @@ public final class MatrixRow {
 
   /** {@code json.dumps(row)}: Python's default separators, ASCII-only. */
   public String toJson() {
-    return PyJson.dumps(fields);
+    return PythonJson.dumpsValue(fields);
   }
 
   /**

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.fail;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.infx.core.InfxException;
-import io.infx.matrix.internal.PyJson;
+import io.infx.core.python.PythonJson;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -69,13 +69,13 @@ class MatrixConformanceTest {
         return;
       }
       Object want = JSON.readValue(expected.toFile(), Object.class);
-      String wantText = PyJson.dumps(want);
+      String wantText = PythonJson.dumpsValue(want);
       String gotText = matrix.toJson();
       if (!gotText.equals(wantText)) {
         List<?> wantRows = (List<?>) want;
         assertThat(matrix.size()).as("row count").isEqualTo(wantRows.size());
         for (int i = 0; i < wantRows.size(); i++) {
-          assertThat(matrix.get(i).toJson()).as("row " + i).isEqualTo(PyJson.dumps(wantRows.get(i)));
+          assertThat(matrix.get(i).toJson()).as("row " + i).isEqualTo(PythonJson.dumpsValue(wantRows.get(i)));
         }
       }
       return;

@@ -3,7 +3,7 @@ package io.infx.results;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.infx.core.InfxStyle;
 import io.infx.core.json.Json;
-import io.infx.core.pyjson.PythonJson;
+import io.infx.core.python.PythonJson;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;

@@ -9,7 +9,7 @@ import io.infx.core.InfxException;
 import io.infx.core.Violation;
 import io.infx.core.io.AtomicFiles;
 import io.infx.core.json.Json;
-import io.infx.core.pyjson.PythonJson;
+import io.infx.core.python.PythonJson;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -6,8 +6,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.infx.core.InfxException;
 import io.infx.core.io.AtomicFiles;
 import io.infx.core.json.Json;
-import io.infx.core.pyjson.PythonJson;
-import io.infx.results.internal.PyNumbers;
+import io.infx.core.python.PythonJson;
+import io.infx.core.python.PythonNumbers;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -132,7 +132,7 @@ public final class MultiNodeBatch {
     String concList = env.get("CONC_LIST");
     if (concList != null && !concList.isBlank()) {
       for (String c : concList.trim().split("\\s+")) {
-        PyNumbers.Conversion<Integer> v = PyNumbers.parseInt(c);
+        PythonNumbers.Conversion<Integer> v = PythonNumbers.parseInt(c);
         if (!v.ok() || v.value().get() <= 0) {
           throw new ResultsException(ResultsErrorKind.INVALID_ENV_VALUE,
               "CONC_LIST must contain positive concurrencies, got '" + concList + "'");

@@ -1,8 +1,8 @@
 package io.infx.results;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.infx.core.pyjson.PythonJson;
-import io.infx.results.internal.PyNumbers;
+import io.infx.core.python.PythonJson;
+import io.infx.core.python.PythonNumbers;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -150,7 +150,7 @@ public final class Normalizer {
   }
 
   private static double metricValue(String key, JsonNode value) {
-    PyNumbers.Conversion<Double> c = PyNumbers.toFloat(value);
+    PythonNumbers.Conversion<Double> c = PythonNumbers.toFloat(value);
     if (!c.ok()) {
       throw new ResultsException(ResultsErrorKind.INVALID_RAW_VALUE,
           "raw key '" + key + "' must be a number: " + c.problem());
@@ -169,7 +169,7 @@ public final class Normalizer {
       throw new ResultsException(ResultsErrorKind.INVALID_RAW_VALUE,
           "raw key 'max_concurrency' must be an integer, got a boolean");
     }
-    PyNumbers.Conversion<Integer> c = PyNumbers.toInt(node);
+    PythonNumbers.Conversion<Integer> c = PythonNumbers.toInt(node);
     if (!c.ok()) {
       throw new ResultsException(ResultsErrorKind.INVALID_RAW_VALUE,
           "raw key 'max_concurrency' must be an integer"
@@ -188,7 +188,7 @@ public final class Normalizer {
     }
     if (!node.isTextual()) {
       throw new ResultsException(ResultsErrorKind.INVALID_RAW_VALUE,
-          "raw key 'model_id' must be a string, got " + PyNumbers.pyTypeName(node));
+          "raw key 'model_id' must be a string, got " + PythonNumbers.typeName(node));
     }
     return node.textValue();
   }
@@ -198,7 +198,7 @@ public final class Normalizer {
     if (node == null) {
       throw missing(key);
     }
-    PyNumbers.Conversion<Double> c = PyNumbers.toFloat(node);
+    PythonNumbers.Conversion<Double> c = PythonNumbers.toFloat(node);
     if (!c.ok()) {
       throw new ResultsException(ResultsErrorKind.INVALID_RAW_VALUE,
           "raw key '" + key + "' must be a number: " + c.problem());
@@ -266,7 +266,7 @@ public final class Normalizer {
   private static void requireObject(JsonNode raw) {
     if (raw == null || !raw.isObject()) {
       throw new ResultsException(ResultsErrorKind.INVALID_RAW_VALUE,
-          "the raw result must be a JSON object, got " + PyNumbers.pyTypeName(raw));
+          "the raw result must be a JSON object, got " + PythonNumbers.typeName(raw));
     }
   }
 

@@ -1,6 +1,6 @@
 package io.infx.results;
 
-import io.infx.results.internal.PyNumbers;
+import io.infx.core.python.PythonNumbers;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -183,7 +183,7 @@ public final class ReferenceEnvironment {
       throw new ResultsException(ResultsErrorKind.MISSING_ENV,
           "Missing required environment variables: " + name);
     }
-    PyNumbers.Conversion<Integer> c = PyNumbers.parseInt(value);
+    PythonNumbers.Conversion<Integer> c = PythonNumbers.parseInt(value);
     if (!c.ok()) {
       throw new ResultsException(ResultsErrorKind.INVALID_ENV_VALUE,
           "Environment variable " + name + " must be a base-10 integer: " + c.problem());

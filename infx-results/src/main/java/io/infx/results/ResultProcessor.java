@@ -5,7 +5,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.infx.core.io.AtomicFiles;
 import io.infx.core.json.Json;
-import io.infx.core.pyjson.PythonJson;
+import io.infx.core.python.PythonJson;
 import io.infx.results.power.PowerSettings;
 import io.infx.results.power.PowerStage;
 import io.infx.results.power.PowerValidation;

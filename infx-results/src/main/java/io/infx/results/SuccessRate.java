@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.infx.core.InfxException;
 import io.infx.core.json.Json;
-import io.infx.core.pyjson.PythonJson;
+import io.infx.core.python.PythonJson;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,6 +1,6 @@
 package io.infx.results;
 
-import io.infx.core.pyjson.PythonJson;
+import io.infx.core.python.PythonJson;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

@@ -2,6 +2,7 @@ package io.infx.run;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.infx.client.sim.SimConfig;
 import io.infx.core.InfxException;
 import io.infx.core.UsageException;
 import io.infx.core.io.AtomicFiles;
@@ -109,6 +110,10 @@ public final class BenchmarkRun {
     }
     AdapterOptions adapterOptions = AdapterOptions.of(options.adapterOptions());
     adapterOptions.requireFor(options.adapter());
+    if (options.adapter().equals("slurm") && !options.simulator().equals(SimConfig.defaults())) {
+      throw new UsageException("the slurm adapter runs the simulator with its defaults; simulator options "
+          + "(--sim-option) work on the local adapter only");
+    }
     if (options.adapter().equals("slurm")) {
       SlurmAdapter.settings(adapterOptions); // rejects unknown keys and bad values before any point runs
     }
@@ -345,10 +350,14 @@ public final class BenchmarkRun {
     }
   }
 
-  private static void writeRunFile(RunLayout layout, RunPlan plan, List<PointOutcome> outcomes) {
+  private void writeRunFile(RunLayout layout, RunPlan plan, List<PointOutcome> outcomes) {
     ObjectNode o = Json.mapper().createObjectNode();
     o.put("adapter", plan.adapter());
     o.put("matrix_rows", plan.matrix().size());
+    SimConfig sim = options.simulator();
+    if (sim.slowdown() != 1.0) {
+      o.put("simulator_slowdown", sim.slowdown()); // an injected regression must stay visible
+    }
     ArrayNode points = o.putArray("points");
     for (int i = 0; i < plan.points().size(); i++) {
       PlannedPoint p = plan.points().get(i);

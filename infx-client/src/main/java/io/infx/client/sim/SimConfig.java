@@ -11,6 +11,8 @@ import org.immutables.value.Value;
  * rest queue (FIFO). Prompt tokens found in the prefix cache (whole {@link #blockSize()}-token
  * blocks, chained hashes, LRU) are not prefilled again. Output is streamed every
  * {@link #streamInterval()} tokens. Defaults keep an 8k/1k request at concurrency 2 around 2 s.
+ * A {@link #slowdown()} factor stretches every step (decode and prefill alike), which is how a
+ * regression gate is tested against a known, injected regression.
  */
 @Value.Immutable
 @InfxStyle
@@ -114,6 +116,17 @@ public abstract class SimConfig {
     return Faults.none();
   }
 
+  /**
+   * Makes every engine step — the decode part and the prefill part — this many times slower
+   * ({@code infx sim --slowdown F}, {@code infx run --sim-option slowdown=F}): 1.25 stretches TPOT
+   * and prefill time by 25% and cuts throughput at a fixed concurrency accordingly. Must be
+   * finite and &gt; 0; default 1 (no change).
+   */
+  @Value.Default
+  public double slowdown() {
+    return 1.0;
+  }
+
   /** How many finished requests keep their true timeline for {@code /infx/timeline}. Default 10,000. */
   @Value.Default
   public int timelineCapacity() {
@@ -123,7 +136,8 @@ public abstract class SimConfig {
   @Value.Check
   protected void check() {
     if (maxNumSeqs() < 1 || streamInterval() < 1 || blockSize() < 1 || maxModelLen() < 1
-        || ioThreads() < 1 || prefillTokensPerSecond() <= 0 || port() < 0 || port() > 65535
+        || ioThreads() < 1 || prefillTokensPerSecond() <= 0
+        || !(slowdown() > 0) || Double.isInfinite(slowdown()) || port() < 0 || port() > 65535
         || prefixCacheBlocks() < 0 || timelineCapacity() < 0
         || decodeStepBase().isNegative() || decodeStepPerSeq().isNegative()) {
       throw new IllegalArgumentException("invalid simulator configuration: " + this);
@@ -132,7 +146,7 @@ public abstract class SimConfig {
 
   /**
    * A builder; {@code build()} throws {@link IllegalArgumentException} when a count, the port, the
-   * prefill speed or a decode-step duration is out of range (negative, or zero where a count must
+   * prefill speed, the slowdown or a decode-step duration is out of range (negative, or zero where a count must
    * be positive).
    */
   public static ImmutableSimConfig.Builder builder() {

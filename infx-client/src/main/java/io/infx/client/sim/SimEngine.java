@@ -146,8 +146,8 @@ final class SimEngine implements Runnable {
       }
       runningCount = running.size();
       waitingCount = waiting.size();
-      long step = baseNanos + perSeqNanos * running.size()
-          + (long) (prefill * 1e9 / config.prefillTokensPerSecond());
+      long step = (long) (config.slowdown() * (baseNanos + perSeqNanos * running.size()
+          + prefill * 1e9 / config.prefillTokensPerSecond()));
       long target = stepStart + step;
       long now;
       while ((now = System.nanoTime()) < target && !stopped) {

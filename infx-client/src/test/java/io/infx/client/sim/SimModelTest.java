@@ -260,6 +260,27 @@ class SimModelTest {
   }
 
   @Test
+  void slowdownStretchesDecodeAndPrefillSteps() throws Exception {
+    // slowdown 3 on 10 ms steps and 10,000 prompt tok/s: every step takes ≥ 30 ms and 2,000
+    // uncached prompt tokens ≥ 0.6 s of prefill; the same requests without it take a third
+    SimConfig base = SimConfig.builder().prefillTokensPerSecond(10_000)
+        .decodeStepBase(Duration.ofMillis(10)).build();
+    SimConfig slow = SimConfig.builder().from(base).slowdown(3.0).build();
+    try (SimServer sim = SimServer.start(slow)) {
+      Timeline t = timeline(sim, stream(sim, idsPrompt(randomIds(7, 2000), 20)).requestId());
+      assertThat(ttft(t)).as("TTFT: 3 × (10 ms + 2,000 / 10,000 tok/s)").isGreaterThan(0.9 * 3 * 0.21);
+      double decode = (t.lastTokenNanos() - t.firstTokenNanos()) / 1e9;
+      assertThat(decode).as("19 decode steps of ≥ 3 × 10 ms").isGreaterThan(0.9 * 19 * 0.030);
+    }
+    assertThat(SimConfig.defaults().slowdown()).isEqualTo(1.0);
+    for (double bad : new double[] {0, -1, Double.NaN, Double.POSITIVE_INFINITY}) {
+      org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
+          .as("slowdown " + bad)
+          .isThrownBy(() -> SimConfig.builder().slowdown(bad).build());
+    }
+  }
+
+  @Test
   void tokenizeCountsWithTheBuiltinTokenizer() throws Exception {
     try (SimServer sim = SimServer.start(SimConfig.defaults())) {
       // by the builtin rules: "Hello" "," " world" "!" " 123" → 5 tokens

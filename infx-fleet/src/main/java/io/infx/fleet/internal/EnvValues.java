@@ -1,7 +1,7 @@
 package io.infx.fleet.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.infx.core.pyjson.PythonJson;
+import io.infx.core.python.PythonJson;
 import java.util.Iterator;
 import java.util.Map;
 

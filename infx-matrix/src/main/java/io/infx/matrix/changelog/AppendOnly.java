@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.infx.core.InfxException;
-import io.infx.core.pyjson.PythonJson;
+import io.infx.core.python.PythonJson;
 import io.infx.matrix.changelog.internal.RawMasters;
 import java.util.ArrayList;
 import java.util.Arrays;

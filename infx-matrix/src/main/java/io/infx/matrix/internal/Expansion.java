@@ -1,5 +1,6 @@
 package io.infx.matrix.internal;
 
+import io.infx.core.python.PythonRepr;
 import io.infx.core.bind.Origin;
 import io.infx.matrix.Catalog;
 import io.infx.matrix.FullSweepOptions;
@@ -61,7 +62,7 @@ public final class Expansion {
       if (!invalid.isEmpty()) {
         List<String> quoted = new ArrayList<>();
         for (String s : invalid) {
-          quoted.add(Py.repr(s));
+          quoted.add(PythonRepr.repr(s));
         }
         throw Fail.selection("V51.runner-type", "Invalid runner type(s): {" + String.join(", ", quoted)
             + "}. Valid runner types are: " + String.join(", ", new TreeSet<>(runners.labels().keySet())));

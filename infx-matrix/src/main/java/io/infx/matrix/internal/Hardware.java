@@ -1,5 +1,6 @@
 package io.infx.matrix.internal;
 
+import io.infx.core.python.PythonRepr;
 import io.infx.core.bind.Origin;
 import io.infx.matrix.runners.Cluster;
 import io.infx.matrix.runners.RunnerInventory;
@@ -77,7 +78,7 @@ final class Hardware {
     if (matches.isEmpty()) {
       throw Fail.generation("V59.node-count", "Cannot resolve gpus-per-node for '" + label + "'", where);
     }
-    throw Fail.generation("V59.node-count", "Ambiguous gpus-per-node for '" + label + "': " + Py.repr(matches), where);
+    throw Fail.generation("V59.node-count", "Ambiguous gpus-per-node for '" + label + "': " + PythonRepr.repr(matches), where);
   }
 
   private static String family(String label) {
@@ -118,7 +119,7 @@ final class Hardware {
       return null;
     }
     if (new TreeSet<>(values).size() != 1 || values.get(0) <= 0 || values.get(0) > Integer.MAX_VALUE) {
-      throw Fail.generation("V59.node-count", "Conflicting or invalid " + name + " settings: " + Py.repr(values), where);
+      throw Fail.generation("V59.node-count", "Conflicting or invalid " + name + " settings: " + PythonRepr.repr(values), where);
     }
     return values.get(0).intValue();
   }

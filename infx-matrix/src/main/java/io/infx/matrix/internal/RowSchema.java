@@ -1,5 +1,6 @@
 package io.infx.matrix.internal;
 
+import io.infx.core.python.PythonJson;
 import io.infx.core.ValidationException;
 import io.infx.core.Violation;
 import io.infx.matrix.RowKind;
@@ -29,7 +30,7 @@ public final class RowSchema {
     if (!problems.isEmpty()) {
       List<Violation> vs = new ArrayList<>();
       for (String p : problems) {
-        vs.add(Violation.builder().ruleId("V61.output-row").message(p).actual(PyJson.dumps(row)).build());
+        vs.add(Violation.builder().ruleId("V61.output-row").message(p).actual(PythonJson.dumpsValue(row)).build());
       }
       throw new ValidationException("generation", vs);
     }

@@ -3,7 +3,7 @@ package io.infx.matrix.runners;
 import io.infx.core.InfxStyle;
 import io.infx.core.bind.SelfChecked;
 import io.infx.core.bind.SelfChecking;
-import io.infx.matrix.internal.Py;
+import io.infx.core.python.PythonRepr;
 import jakarta.validation.constraints.Positive;
 import java.util.ArrayList;
 import java.util.List;
@@ -51,9 +51,9 @@ public abstract class Cluster implements SelfChecking {
   public void check(Checks checks) {
     if (!SCHEDULERS.contains(scheduler())) {
       checks.fail("V46.scheduler", "scheduler",
-          "scheduler must be one of " + Py.repr(SCHEDULERS) + ", got " + Py.repr(scheduler()));
+          "scheduler must be one of " + PythonRepr.repr(SCHEDULERS) + ", got " + PythonRepr.repr(scheduler()));
     } else if (slurm().isEmpty()) {
-      checks.fail("V46.scheduler", "scheduler " + Py.repr(scheduler()) + " needs its " + Py.repr(scheduler())
+      checks.fail("V46.scheduler", "scheduler " + PythonRepr.repr(scheduler()) + " needs its " + PythonRepr.repr(scheduler())
           + " record");
     }
     List<String> commas = new ArrayList<>();
@@ -65,23 +65,23 @@ public abstract class Cluster implements SelfChecking {
     if (!commas.isEmpty()) {
       commas.sort(null);
       checks.fail("V46.env", "env", "env values cannot contain ',' (srun --export splits on it): "
-          + Py.repr(commas));
+          + PythonRepr.repr(commas));
     }
     Map<String, HostVolume> volumes = slurm().map(SlurmSettings::volumes).orElse(Map.of());
     if (slurm().isPresent()) {
       for (Map.Entry<String, ModelEntry> e : models().entries().entrySet()) {
         if (!volumes.containsKey(e.getValue().root())) {
-          checks.fail("V46.model-volume", "models/entries/" + e.getKey(), "model entry " + Py.repr(e.getKey())
-              + " uses unknown volume " + Py.repr(e.getValue().root()));
+          checks.fail("V46.model-volume", "models/entries/" + e.getKey(), "model entry " + PythonRepr.repr(e.getKey())
+              + " uses unknown volume " + PythonRepr.repr(e.getValue().root()));
         }
       }
       models().downloadRoot().ifPresent(root -> {
         if (!volumes.containsKey(root)) {
           checks.fail("V46.model-volume", "models/download-root",
-              "download-root names unknown volume " + Py.repr(root));
+              "download-root names unknown volume " + PythonRepr.repr(root));
         } else if (volumes.get(root).visibility() != Visibility.SHARED) {
           checks.fail("V46.model-volume", "models/download-root",
-              "download-root " + Py.repr(root) + " must be a shared volume");
+              "download-root " + PythonRepr.repr(root) + " must be a shared volume");
         }
       });
     }

@@ -16,7 +16,7 @@ import java.nio.file.Path;
 import io.infx.core.bind.Required;
 import io.infx.core.bind.SelfChecked;
 import io.infx.core.bind.SelfChecking;
-import io.infx.matrix.internal.Py;
+import io.infx.core.python.PythonRepr;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -143,14 +143,14 @@ public abstract class RunnerInventory implements SelfChecking {
     Set<String> unlabeled = new TreeSet<>(clusters().keySet());
     unlabeled.removeAll(clusterLabels.keySet());
     if (!unlabeled.isEmpty()) {
-      checks.fail("V46.cluster-labels", "clusters", "clusters without a cluster:<id> label: " + Py.repr(unlabeled));
+      checks.fail("V46.cluster-labels", "clusters", "clusters without a cluster:<id> label: " + PythonRepr.repr(unlabeled));
       return;
     }
     Set<String> undefined = new TreeSet<>(clusterLabels.keySet());
     undefined.removeAll(clusters().keySet());
     if (!undefined.isEmpty()) {
       checks.fail("V46.cluster-labels", "labels",
-          "cluster labels without a clusters entry: " + Py.repr(undefined));
+          "cluster labels without a clusters entry: " + PythonRepr.repr(undefined));
       return;
     }
     Map<String, List<String>> owners = new LinkedHashMap<>();
@@ -166,7 +166,7 @@ public abstract class RunnerInventory implements SelfChecking {
       }
     });
     if (!shared.isEmpty()) {
-      checks.fail("V46.runner-cluster", "labels", "runners listed under several clusters: " + Py.repr(shared));
+      checks.fail("V46.runner-cluster", "labels", "runners listed under several clusters: " + PythonRepr.repr(shared));
       return;
     }
     Set<String> orphans = new TreeSet<>();
@@ -178,7 +178,7 @@ public abstract class RunnerInventory implements SelfChecking {
       }
     }
     if (!orphans.isEmpty()) {
-      checks.fail("V46.runner-cluster", "labels", "runners without a cluster:<id> label: " + Py.repr(orphans));
+      checks.fail("V46.runner-cluster", "labels", "runners without a cluster:<id> label: " + PythonRepr.repr(orphans));
       return;
     }
     for (Map.Entry<String, Cluster> e : clusters().entrySet()) {
@@ -189,7 +189,7 @@ public abstract class RunnerInventory implements SelfChecking {
       List<String> allowed = slurm.get().partitions();
       if (!allowed.contains(slurm.get().partition())) {
         checks.fail("V46.partition", "clusters/" + e.getKey() + "/slurm/partition",
-            "cluster " + Py.repr(e.getKey()) + " default partition is not allowed");
+            "cluster " + PythonRepr.repr(e.getKey()) + " default partition is not allowed");
         return;
       }
       for (String runner : clusterLabels.get(e.getKey())) {
@@ -200,8 +200,8 @@ public abstract class RunnerInventory implements SelfChecking {
           }
         }
         if (matches.size() != 1 || !allowed.contains(matches.get(0))) {
-          checks.fail("V46.partition", "labels", "runner " + Py.repr(runner)
-              + " needs exactly one allowed partition label; found " + Py.repr(matches));
+          checks.fail("V46.partition", "labels", "runner " + PythonRepr.repr(runner)
+              + " needs exactly one allowed partition label; found " + PythonRepr.repr(matches));
           return;
         }
       }

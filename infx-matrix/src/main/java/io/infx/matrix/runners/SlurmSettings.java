@@ -10,7 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import io.infx.matrix.internal.Py;
+import io.infx.core.python.PythonRepr;
 import org.immutables.value.Value;
 
 /** The {@code slurm:} record of a {@code scheduler: slurm} cluster: facts every submission shares. */
@@ -71,7 +71,7 @@ public abstract class SlurmSettings implements SelfChecking {
       if (!unknown.isEmpty()) {
         unknown.sort(null);
         checks.fail("V46.volume-mounts", "srt-slurm/volume-mounts",
-            "srt-slurm.volume-mounts names unknown volumes: " + Py.repr(unknown));
+            "srt-slurm.volume-mounts names unknown volumes: " + PythonRepr.repr(unknown));
       }
     }
     if (cpusPerTask().isPresent() && cpusPerGpu().isPresent()) {

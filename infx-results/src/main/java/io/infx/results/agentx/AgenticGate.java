@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.infx.core.UsageException;
-import io.infx.results.agentx.internal.PyNumbers;
+import io.infx.core.python.PythonNumbers;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -125,14 +125,14 @@ public final class AgenticGate {
       return fail("aiperf completed zero requests");
     }
     double rate = errors / completed;
-    String figures = PyNumbers.formatG(errors) + "/" + PyNumbers.formatG(completed) + " = "
-        + PyNumbers.formatPercent3(rate);
+    String figures = PythonNumbers.formatG(errors) + "/" + PythonNumbers.formatG(completed) + " = "
+        + PythonNumbers.formatPercent3(rate);
     if (rate > threshold) {
       return fail("aiperf request error rate exceeded the benchmark limit: " + figures + " > "
-          + PyNumbers.formatPercent3(threshold));
+          + PythonNumbers.formatPercent3(threshold));
     }
     return new Result(true, "Validated aiperf request error rate: " + figures + " <= "
-        + PyNumbers.formatPercent3(threshold));
+        + PythonNumbers.formatPercent3(threshold));
   }
 
   private static Result fail(String message) {

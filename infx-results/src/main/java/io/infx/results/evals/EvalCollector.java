@@ -3,9 +3,10 @@ package io.infx.results.evals;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.infx.core.pyjson.PythonJsonDecoder;
+import io.infx.core.python.PythonJsonDecoder;
 import io.infx.results.evals.internal.PyValues;
-import io.infx.results.internal.PyNumbers;
+import io.infx.core.python.PythonNumbers;
+import io.infx.core.python.PythonRepr;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -101,7 +102,7 @@ public final class EvalCollector {
       if (completed.isArray()) {
         allowed = new HashSet<>();
         for (JsonNode c : completed) {
-          allowed.add(PyNumbers.pyInt(c).orElse(-1));
+          allowed.add(PythonNumbers.truncatingInt(c).orElse(-1));
         }
       }
     }
@@ -196,7 +197,7 @@ public final class EvalCollector {
       JsonNode metricList = getOr(taskConfig, "metric_list", NODES.arrayNode(), source);
       String baseMetric = "exact_match";
       if (PyValues.truthy(metricList)) {
-        baseMetric = PyValues.str(item(item(metricList, 0, source), "metric", source));
+        baseMetric = PythonRepr.str(item(item(metricList, 0, source), "metric", source));
       }
       JsonNode filterList = getOr(taskConfig, "filter_list", NODES.arrayNode(), source);
       JsonNode strict = null;
@@ -218,8 +219,8 @@ public final class EvalCollector {
           JsonNode nameNode = item(f, "name", source);
           if (!nameNode.isTextual()) {
             throw new EvalInputException("TypeError", "argument of type '"
-                + PyNumbers.pyTypeName(nameNode) + "' is not iterable",
-                source + ": configs." + task + ".filter_list has a non-string name " + PyValues.repr(nameNode));
+                + PythonNumbers.typeName(nameNode) + "' is not iterable",
+                source + ": configs." + task + ".filter_list has a non-string name " + PythonRepr.repr(nameNode));
           }
           String fname = nameNode.textValue();
           if (fname.contains("strict")) {
@@ -320,15 +321,15 @@ public final class EvalCollector {
   private static String caseOf(JsonNode v, String method, String where, String key) {
     if (!v.isTextual()) {
       throw new EvalInputException("AttributeError",
-          "'" + PyNumbers.pyTypeName(v) + "' object has no attribute '" + method + "'",
-          where + ": \"" + key + "\" must be a string, got " + PyValues.repr(v)
+          "'" + PythonNumbers.typeName(v) + "' object has no attribute '" + method + "'",
+          where + ": \"" + key + "\" must be a string, got " + PythonRepr.repr(v)
               + " (the reference crashes on it)");
     }
     return v.textValue();
   }
 
   private static String lower(JsonNode v) {
-    return PyValues.str(v).toLowerCase(Locale.ROOT);
+    return PythonRepr.str(v).toLowerCase(Locale.ROOT);
   }
 
   /** {@code as_bool}: bools as is, null/missing → false, else {@code str(x).lower() == "true"}. */
@@ -344,7 +345,7 @@ public final class EvalCollector {
 
   /** {@code as_int(x, default)}: Python {@code int(x)}, the default on any exception. */
   private static long asInt(JsonNode v, long fallback) {
-    return PyNumbers.pyInt(v).orElse(fallback);
+    return PythonNumbers.truncatingInt(v).orElse(fallback);
   }
 
   private static JsonNode orDefault(ObjectNode meta, String key, Object fallback) {
@@ -369,8 +370,8 @@ public final class EvalCollector {
       return o;
     }
     throw new EvalInputException("AttributeError",
-        "'" + PyNumbers.pyTypeName(obj) + "' object has no attribute '" + method + "'",
-        where + ": expected a JSON object, got " + PyValues.repr(obj) + " (the reference crashes on it)");
+        "'" + PythonNumbers.typeName(obj) + "' object has no attribute '" + method + "'",
+        where + ": expected a JSON object, got " + PythonRepr.repr(obj) + " (the reference crashes on it)");
   }
 
   private static ObjectNode dict(JsonNode obj, String where) {
@@ -385,17 +386,17 @@ public final class EvalCollector {
       return obj.get(s);
     }
     throw new EvalInputException(key instanceof String && obj.isObject() ? "KeyError" : "TypeError",
-        key instanceof String && obj.isObject() ? PyNumbers.pyRepr((String) key)
-            : "'" + PyNumbers.pyTypeName(obj) + "' object is not subscriptable",
-        where + ": cannot read [" + key + "] of " + PyValues.repr(obj) + " (the reference crashes on it)");
+        key instanceof String && obj.isObject() ? PythonRepr.repr((String) key)
+            : "'" + PythonNumbers.typeName(obj) + "' object is not subscriptable",
+        where + ": cannot read [" + key + "] of " + PythonRepr.repr(obj) + " (the reference crashes on it)");
   }
 
   private static Iterable<JsonNode> iterate(JsonNode v, String where) {
     if (v.isArray()) {
       return v;
     }
-    throw new EvalInputException("TypeError", "'" + PyNumbers.pyTypeName(v) + "' object is not iterable",
-        where + ": filter_list must be a list, got " + PyValues.repr(v));
+    throw new EvalInputException("TypeError", "'" + PythonNumbers.typeName(v) + "' object is not iterable",
+        where + ": filter_list must be a list, got " + PythonRepr.repr(v));
   }
 
   /**

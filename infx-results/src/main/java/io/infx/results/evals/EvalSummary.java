@@ -5,10 +5,11 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.TextNode;
 import io.infx.core.io.AtomicFiles;
-import io.infx.core.pyjson.PythonJson;
+import io.infx.core.python.PythonJson;
 import io.infx.results.evals.internal.GithubTable;
 import io.infx.results.evals.internal.PyValues;
-import io.infx.results.internal.PyNumbers;
+import io.infx.core.python.PythonNumbers;
+import io.infx.core.python.PythonRepr;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -120,10 +121,10 @@ public final class EvalSummary {
 
   /** {@code pct(v) + se(s)}: {@code 95.15% ±0.59%}, {@code N/A} for a non-number. */
   public static String cell(JsonNode value, JsonNode stderr) {
-    var v = PyNumbers.toFloat(value);
-    String pct = v.ok() ? PyNumbers.formatFixed(v.value().get() * 100, 2) + "%" : "N/A";
-    var s = PyNumbers.toFloat(stderr);
-    String se = s.ok() ? " ±" + PyNumbers.formatFixed(s.value().get() * 100, 2) + "%" : "";
+    var v = PythonNumbers.toFloat(value);
+    String pct = v.ok() ? PythonNumbers.formatFixed(v.value().get() * 100, 2) + "%" : "N/A";
+    var s = PythonNumbers.toFloat(stderr);
+    String se = s.ok() ? " ±" + PythonNumbers.formatFixed(s.value().get() * 100, 2) + "%" : "";
     return pct + se;
   }
 

@@ -6,14 +6,15 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.infx.core.InfxException;
 import io.infx.core.ValidationException;
 import io.infx.core.Violation;
-import io.infx.core.pyjson.PythonJsonDecoder;
+import io.infx.core.python.PythonJsonDecoder;
 import io.infx.core.tree.ListNode;
 import io.infx.core.tree.MapNode;
 import io.infx.core.tree.Node;
 import io.infx.core.tree.ScalarNode;
 import io.infx.core.tree.Trees;
 import io.infx.results.evals.internal.PyValues;
-import io.infx.results.internal.PyNumbers;
+import io.infx.core.python.PythonNumbers;
+import io.infx.core.python.PythonRepr;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -71,7 +72,7 @@ public final class EvalThresholds {
 
     /** The value as Python's {@code str()} prints it: {@code 0.9}, {@code 1} (int), {@code 1.0}. */
     public String display() {
-      return PyValues.str(value);
+      return PythonRepr.str(value);
     }
 
     /** The value as a number, or empty when the configuration holds something else. */
@@ -167,9 +168,9 @@ public final class EvalThresholds {
   public Threshold resolve(Optional<String> prefix, String task, Threshold fallback) {
     if (prefix.isPresent() && !prefix.get().isEmpty()) {
       if (!models.isObject()) {
-        throw new EvalInputException("AttributeError", "'" + PyNumbers.pyTypeName(models)
+        throw new EvalInputException("AttributeError", "'" + PythonNumbers.typeName(models)
             + "' object has no attribute 'get'", "thresholds: \"models\" must be a mapping, got "
-            + PyValues.repr(models));
+            + PythonRepr.repr(models));
       }
       JsonNode entry = models.has(prefix.get()) ? models.get(prefix.get()) : NODES.objectNode();
       if (contains(entry, task, "models." + prefix.get())) {
@@ -186,9 +187,9 @@ public final class EvalThresholds {
     if (mapping.isObject()) {
       return mapping.has(key);
     }
-    throw new EvalInputException("TypeError", "argument of type '" + PyNumbers.pyTypeName(mapping)
+    throw new EvalInputException("TypeError", "argument of type '" + PythonNumbers.typeName(mapping)
         + "' is not iterable", "thresholds: \"" + where + "\" must be a mapping, got "
-        + PyValues.repr(mapping));
+        + PythonRepr.repr(mapping));
   }
 
   private static JsonNode toJson(Node node) {

@@ -3,14 +3,15 @@ package io.infx.results.evals;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.infx.core.pyjson.PythonJson;
-import io.infx.core.pyjson.PythonJsonDecoder;
+import io.infx.core.python.PythonJson;
+import io.infx.core.python.PythonJsonDecoder;
 import io.infx.results.evals.ValidationReport.Line;
 import io.infx.results.evals.ValidationReport.ScoreCheck;
 import io.infx.results.evals.ValidationReport.Stream;
 import io.infx.results.evals.internal.PyGlob;
 import io.infx.results.evals.internal.PyValues;
-import io.infx.results.internal.PyNumbers;
+import io.infx.core.python.PythonNumbers;
+import io.infx.core.python.PythonRepr;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -80,13 +81,13 @@ public final class ScoreValidator {
    * not an integer.
    */
   public static List<Long> parseExpectedConcs(String text) {
-    String stripped = PyNumbers.pyStrip(text);
+    String stripped = PythonNumbers.strip(text);
     List<Long> out = new ArrayList<>();
     if (stripped.isEmpty()) {
       return out;
     }
     for (String item : stripped.split("[\\s\\p{Z}\\u001c-\\u001f\\u0085]+")) {
-      var v = PyNumbers.parseInt(item);
+      var v = PythonNumbers.parseInt(item);
       if (!v.ok()) {
         return new ArrayList<>();
       }
@@ -191,10 +192,10 @@ public final class ScoreValidator {
           }
           double v = PyValues.toDouble(val);
           double min = threshold.numeric().orElseThrow(() -> new EvalInputException("TypeError",
-              "'<' not supported between instances of '" + PyNumbers.pyTypeName(val) + "' and '"
-                  + PyNumbers.pyTypeName(threshold.value()) + "'",
+              "'<' not supported between instances of '" + PythonNumbers.typeName(val) + "' and '"
+                  + PythonNumbers.typeName(threshold.value()) + "'",
               "threshold for " + task + " (" + threshold.source() + ") is not a number: "
-                  + PyValues.repr(threshold.value())));
+                  + PythonRepr.repr(threshold.value())));
           boolean below = v < min;
           checks.add(new ScoreCheck(conc, task, metricName, v, threshold, !below, file));
           String shown = fixed4(val);
@@ -222,7 +223,7 @@ public final class ScoreValidator {
           ? java.math.BigInteger.valueOf(val.booleanValue() ? 1 : 0) : val.bigIntegerValue();
       return new BigDecimal(i).setScale(4, RoundingMode.HALF_EVEN).toPlainString();
     }
-    return PyNumbers.formatFixed(val.doubleValue(), 4);
+    return PythonNumbers.formatFixed(val.doubleValue(), 4);
   }
 
   private Optional<String> detectModelPrefix() {
@@ -233,7 +234,7 @@ public final class ScoreValidator {
     if (meta.error() == null && meta.value().isObject()) {
       JsonNode p = meta.value().get("infmax_model_prefix");
       if (PyValues.truthy(p) && !(p.isTextual() && p.textValue().equals("unknown"))) {
-        return Optional.of(PyValues.str(p));
+        return Optional.of(PythonRepr.str(p));
       }
     }
     Optional<String> env = options.environmentModelPrefix();
@@ -389,24 +390,24 @@ public final class ScoreValidator {
     if (container.isTextual()) {
       return container.textValue().contains(key);
     }
-    throw new EvalInputException("TypeError", "argument of type '" + PyNumbers.pyTypeName(container)
-        + "' is not iterable", options.metaEnv() + " must hold a JSON object, got " + PyValues.repr(container));
+    throw new EvalInputException("TypeError", "argument of type '" + PythonNumbers.typeName(container)
+        + "' is not iterable", options.metaEnv() + " must hold a JSON object, got " + PythonRepr.repr(container));
   }
 
   private static JsonNode get(JsonNode obj, String key, JsonNode fallback, String where) {
     if (obj instanceof ObjectNode o) {
       return o.has(key) ? o.get(key) : fallback;
     }
-    throw new EvalInputException("AttributeError", "'" + PyNumbers.pyTypeName(obj)
-        + "' object has no attribute 'get'", where + " must hold a JSON object, got " + PyValues.repr(obj));
+    throw new EvalInputException("AttributeError", "'" + PythonNumbers.typeName(obj)
+        + "' object has no attribute 'get'", where + " must hold a JSON object, got " + PythonRepr.repr(obj));
   }
 
   private static Iterator<Map.Entry<String, JsonNode>> items(JsonNode obj, String where) {
     if (obj instanceof ObjectNode o) {
       return o.fields();
     }
-    throw new EvalInputException("AttributeError", "'" + PyNumbers.pyTypeName(obj)
-        + "' object has no attribute 'items'", where + " must be a JSON object, got " + PyValues.repr(obj));
+    throw new EvalInputException("AttributeError", "'" + PythonNumbers.typeName(obj)
+        + "' object has no attribute 'items'", where + " must be a JSON object, got " + PythonRepr.repr(obj));
   }
 
   private JsonNode loadResult(String file) {
@@ -414,7 +415,7 @@ public final class ScoreValidator {
     try {
       if (Files.isDirectory(p)) {
         throw new EvalInputException("IsADirectoryError", "[Errno 21] Is a directory: "
-            + PyNumbers.pyRepr(file), file + " matches the results glob but is a directory");
+            + PythonRepr.repr(file), file + " matches the results glob but is a directory");
       }
       return PythonJsonDecoder.load(p);
     } catch (IOException e) {

@@ -1,6 +1,7 @@
 package io.infx.results.evals;
 
-import io.infx.results.internal.PyNumbers;
+import io.infx.core.python.PythonNumbers;
+import io.infx.core.python.PythonRepr;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -136,7 +137,7 @@ public final class ValidateScoresArguments {
       String opt = c.option();
       if (opt.equals("-h") || opt.equals("--help")) {
         if (c.explicit() != null) {
-          return error("argument -h/--help: ignored explicit argument " + PyNumbers.pyRepr(c.explicit()));
+          return error("argument -h/--help: ignored explicit argument " + PythonRepr.repr(c.explicit()));
         }
         return new Parsed(true, Optional.empty(), 0, Optional.empty(), "", Optional.empty(), "", "",
             Optional.empty());
@@ -149,9 +150,9 @@ public final class ValidateScoresArguments {
         value = argv.get(++i);
       }
       if (opt.equals("--min-score")) {
-        var f = PyNumbers.parseFloat(value);
+        var f = PythonNumbers.parseFloat(value);
         if (!f.ok()) {
-          return error("argument --min-score: invalid float value: " + PyNumbers.pyRepr(value));
+          return error("argument --min-score: invalid float value: " + PythonRepr.repr(value));
         }
         minScore = f.value().get();
       }

@@ -1,12 +1,12 @@
 package io.infx.results.power;
 
+import io.infx.core.python.PythonNumbers;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.infx.core.json.Json;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.math.BigDecimal;
-import java.math.RoundingMode;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -82,7 +82,7 @@ final class SingleNodePower {
       }
     }
     Map<String, Double> published = new LinkedHashMap<>();
-    metrics.forEach((k, v) -> published.put(k, round(v, k.endsWith("_w") || k.endsWith("_j") ? 3 : 6)));
+    metrics.forEach((k, v) -> published.put(k, PythonNumbers.round(v, k.endsWith("_w") || k.endsWith("_j") ? 3 : 6)));
     return new PowerValidation(valid, reasons, published,
         sidecar(csvLabel, rawLabel, loaded.window(), integration, expectedGpus, valid, reasons, metrics));
   }
@@ -331,11 +331,6 @@ final class SingleNodePower {
     return !s.isEmpty() && s.chars().allMatch(c -> c >= '0' && c <= '9');
   }
 
-  /** Python {@code round(x, digits)}: half-even on the exact binary value. */
-  static double round(double x, int digits) {
-    return new BigDecimal(x).setScale(digits, RoundingMode.HALF_EVEN).doubleValue();
-  }
-
   private static String cell(List<String> row, int index) {
     return index < row.size() ? row.get(index) : "";
   }
@@ -398,7 +393,7 @@ final class SingleNodePower {
     ObjectNode m = o.putObject("metrics");
     metrics.forEach((k, v) -> {
       if (Double.isFinite(v)) {
-        m.put(k, round(v, 6));
+        m.put(k, PythonNumbers.round(v, 6));
       }
     });
     return o;

@@ -3,7 +3,7 @@ package io.infx.matrix.changelog.internal;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.infx.core.InfxException;
-import io.infx.core.pyjson.PythonJson;
+import io.infx.core.python.PythonJson;
 import io.infx.matrix.changelog.ConfigText;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -6,7 +6,7 @@ import static org.quicktheories.QuickTheory.qt;
 import static org.quicktheories.generators.SourceDSL.doubles;
 
 import io.infx.core.ValidationException;
-import io.infx.core.pyjson.PythonJson;
+import io.infx.core.python.PythonJson;
 import org.junit.jupiter.api.Test;
 
 class YamlTreeTest {

@@ -1,5 +1,6 @@
 package io.infx.results.agentx.internal;
 
+import io.infx.core.python.PythonNumbers;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -46,7 +47,7 @@ public final class FloatRounding {
     if (!Double.isFinite(x)) {
       return JsonNodeFactory.instance.numberNode(x);
     }
-    double r = PyNumbers.round(x, 5);
+    double r = PythonNumbers.round(x, 5);
     if (Math.abs(r) >= 1 && r == Math.rint(r) && Math.abs(r) < 9.2e18) {
       return JsonNodeFactory.instance.numberNode((long) r);
     }

@@ -1,9 +1,7 @@
 package io.infx.results.agentx.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeType;
-import java.util.Iterator;
-import java.util.Map;
+import io.infx.core.python.PythonRepr;
 
 /**
  * Reading loosely typed JSON values the way the reference aggregator (Python) reads them:
@@ -81,45 +79,6 @@ public final class JsonValues {
 
   /** Python's {@code str()} of a JSON value (used for error categories and label values). */
   public static String pyStr(JsonNode n) {
-    if (n == null || n.isNull()) {
-      return "None";
-    }
-    JsonNodeType t = n.getNodeType();
-    switch (t) {
-      case STRING:
-        return n.textValue();
-      case BOOLEAN:
-        return n.booleanValue() ? "True" : "False";
-      case NUMBER:
-        return n.isIntegralNumber() ? n.bigIntegerValue().toString() : io.infx.core.pyjson.PythonJson.floatRepr(n.doubleValue());
-      case ARRAY: {
-        StringBuilder sb = new StringBuilder("[");
-        for (int i = 0; i < n.size(); i++) {
-          sb.append(i == 0 ? "" : ", ").append(pyRepr(n.get(i)));
-        }
-        return sb.append(']').toString();
-      }
-      case OBJECT: {
-        StringBuilder sb = new StringBuilder("{");
-        Iterator<Map.Entry<String, JsonNode>> it = n.fields();
-        boolean first = true;
-        while (it.hasNext()) {
-          Map.Entry<String, JsonNode> e = it.next();
-          sb.append(first ? "" : ", ").append(quote(e.getKey())).append(": ").append(pyRepr(e.getValue()));
-          first = false;
-        }
-        return sb.append('}').toString();
-      }
-      default:
-        return n.toString();
-    }
-  }
-
-  private static String pyRepr(JsonNode n) {
-    return n != null && n.isTextual() ? quote(n.textValue()) : pyStr(n);
-  }
-
-  private static String quote(String s) {
-    return "'" + s.replace("\\", "\\\\").replace("'", "\\'") + "'";
+    return PythonRepr.str(n);
   }
 }

@@ -1,5 +1,6 @@
 package io.infx.results.agentx.internal;
 
+import io.infx.core.python.PythonNumbers;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -188,6 +189,6 @@ public final class MetricIndex {
 
   /** A counter rounded half-even to a whole number; {@code null} stays {@code null}. */
   public static Long counterInt(Double v) {
-    return v == null ? null : PyNumbers.roundToLong(v);
+    return v == null ? null : PythonNumbers.roundToLong(v);
   }
 }

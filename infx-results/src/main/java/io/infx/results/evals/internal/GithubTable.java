@@ -1,7 +1,8 @@
 package io.infx.results.evals.internal;
 
+import io.infx.core.python.PythonRepr;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.infx.results.agentx.internal.PyNumbers;
+import io.infx.core.python.PythonNumbers;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -85,10 +86,10 @@ public final class GithubTable {
     }
     if (v.isTextual()) {
       String s = v.textValue();
-      if (io.infx.results.internal.PyNumbers.parseInt(s).ok()) {
+      if (PythonNumbers.parseInt(s).ok()) {
         return Type.INT;
       }
-      var f = io.infx.results.internal.PyNumbers.parseFloat(s);
+      var f = PythonNumbers.parseFloat(s);
       if (f.ok()) {
         double d = f.value().get();
         String lower = s.toLowerCase(java.util.Locale.ROOT);
@@ -106,11 +107,11 @@ public final class GithubTable {
     }
     if (columnType == Type.FLOAT && (PyValues.isNumber(v) || v.isTextual())) {
       double d = v.isTextual()
-          ? io.infx.results.internal.PyNumbers.parseFloat(v.textValue()).value().orElse(Double.NaN)
+          ? PythonNumbers.parseFloat(v.textValue()).value().orElse(Double.NaN)
           : PyValues.toDouble(v);
-      return PyNumbers.formatG(d);
+      return PythonNumbers.formatG(d);
     }
-    return PyValues.str(v);
+    return PythonRepr.str(v);
   }
 
   private static List<String> align(List<String> cells, boolean numeric, int minWidth) {
@@ -128,7 +129,7 @@ public final class GithubTable {
       }
     } else {
       for (String s : cells) {
-        strings.add(io.infx.results.internal.PyNumbers.pyStrip(s));
+        strings.add(PythonNumbers.strip(s));
       }
     }
     int max = minWidth;
@@ -144,10 +145,10 @@ public final class GithubTable {
 
   /** tabulate's {@code _afterpoint}: digits after the decimal point (or exponent), -1 for ints. */
   private static int afterPoint(String s) {
-    if (!io.infx.results.internal.PyNumbers.parseFloat(s).ok()) {
+    if (!PythonNumbers.parseFloat(s).ok()) {
       return -1;
     }
-    if (io.infx.results.internal.PyNumbers.parseInt(s).ok()) {
+    if (PythonNumbers.parseInt(s).ok()) {
       return -1;
     }
     int pos = s.lastIndexOf('.');

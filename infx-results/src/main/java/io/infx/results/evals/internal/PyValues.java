@@ -1,8 +1,9 @@
 package io.infx.results.evals.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.infx.core.pyjson.PythonJson;
-import io.infx.results.internal.PyNumbers;
+import io.infx.core.python.PythonJson;
+import io.infx.core.python.PythonRepr;
+import io.infx.core.python.PythonNumbers;
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
@@ -18,65 +19,6 @@ import java.util.Map;
 public final class PyValues {
 
   private PyValues() {}
-
-  /** Python {@code str(x)}: strings as is, {@code True}/{@code None}, floats in repr form. */
-  public static String str(JsonNode v) {
-    if (v == null || v.isNull() || v.isMissingNode()) {
-      return "None";
-    }
-    if (v.isTextual()) {
-      return v.textValue();
-    }
-    return repr(v);
-  }
-
-  /** Python {@code repr(x)}. */
-  public static String repr(JsonNode v) {
-    if (v == null || v.isNull() || v.isMissingNode()) {
-      return "None";
-    }
-    if (v.isBoolean()) {
-      return v.booleanValue() ? "True" : "False";
-    }
-    if (v.isIntegralNumber()) {
-      return v.bigIntegerValue().toString();
-    }
-    if (v.isNumber()) {
-      return floatStr(v.doubleValue());
-    }
-    if (v.isTextual()) {
-      return PyNumbers.pyRepr(v.textValue());
-    }
-    StringBuilder sb = new StringBuilder();
-    if (v.isArray()) {
-      sb.append('[');
-      for (int i = 0; i < v.size(); i++) {
-        sb.append(i == 0 ? "" : ", ").append(repr(v.get(i)));
-      }
-      return sb.append(']').toString();
-    }
-    sb.append('{');
-    Iterator<Map.Entry<String, JsonNode>> it = v.fields();
-    boolean first = true;
-    while (it.hasNext()) {
-      Map.Entry<String, JsonNode> e = it.next();
-      sb.append(first ? "" : ", ").append(PyNumbers.pyRepr(e.getKey())).append(": ")
-          .append(repr(e.getValue()));
-      first = false;
-    }
-    return sb.append('}').toString();
-  }
-
-  /** Python {@code str(float)}: repr digits, {@code nan}, {@code inf}, {@code -inf}. */
-  public static String floatStr(double d) {
-    if (Double.isNaN(d)) {
-      return "nan";
-    }
-    if (Double.isInfinite(d)) {
-      return d > 0 ? "inf" : "-inf";
-    }
-    return PythonJson.floatRepr(d);
-  }
 
   /** Python truthiness: None, False, 0, 0.0, "" and empty containers are false. */
   public static boolean truthy(JsonNode v) {
@@ -169,8 +111,8 @@ public final class PyValues {
       return PythonJson.CODE_POINT_ORDER.compare(a.textValue(), b.textValue());
     }
     throw new io.infx.results.evals.EvalInputException("TypeError", "'<' not supported between instances of '"
-        + PyNumbers.pyTypeName(a) + "' and '" + PyNumbers.pyTypeName(b) + "'",
-        "cannot order " + repr(a) + " against " + repr(b) + " in the table sort key");
+        + PythonNumbers.typeName(a) + "' and '" + PythonNumbers.typeName(b) + "'",
+        "cannot order " + PythonRepr.repr(a) + " against " + PythonRepr.repr(b) + " in the table sort key");
   }
 
   /**
@@ -178,7 +120,7 @@ public final class PyValues {
    * {@code [Errno 2] No such file or directory: 'meta_env.json'}.
    */
   public static String osError(IOException e, String pathAsGiven) {
-    String quoted = PyNumbers.pyRepr(pathAsGiven);
+    String quoted = PythonRepr.repr(pathAsGiven);
     if (e instanceof NoSuchFileException) {
       return "[Errno 2] No such file or directory: " + quoted;
     }

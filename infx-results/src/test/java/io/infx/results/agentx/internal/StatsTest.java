@@ -1,5 +1,6 @@
 package io.infx.results.agentx.internal;
 
+import io.infx.core.python.PythonNumbers;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 import static org.quicktheories.QuickTheory.qt;
@@ -20,7 +21,7 @@ class StatsTest {
     assertThat(Stats.percentile(s, 75)).isCloseTo(0.0325, within(1e-15));
     assertThat(Stats.percentile(s, 90)).isCloseTo(0.037, within(1e-15));
     assertThat(Stats.percentile(s, 95)).isCloseTo(0.0385, within(1e-15));
-    assertThat(PyNumbers.round(Stats.pstdev(s), 5)).isEqualTo(0.01118);
+    assertThat(PythonNumbers.round(Stats.pstdev(s), 5)).isEqualTo(0.01118);
     assertThat(Stats.percentile(new double[0], 50)).isZero();
     assertThat(Stats.percentile(new double[] {7}, 95)).isEqualTo(7);
   }

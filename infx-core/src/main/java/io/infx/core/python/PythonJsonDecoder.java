@@ -1,4 +1,4 @@
-package io.infx.core.pyjson;
+package io.infx.core.python;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;

@@ -1,4 +1,4 @@
-package io.infx.core.pyjson;
+package io.infx.core.python;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.quicktheories.QuickTheory.qt;

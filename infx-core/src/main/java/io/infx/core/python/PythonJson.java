@@ -1,7 +1,7 @@
-package io.infx.core.pyjson;
+package io.infx.core.python;
 
-import com.fasterxml.jackson.core.io.schubfach.DoubleToDecimal;
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.Collection;
 import java.util.Iterator;
 import java.util.Map;
 
@@ -166,105 +166,81 @@ public final class PythonJson {
   }
 
   /**
-   * Python's {@code repr(float)}: the shortest decimal that round-trips, written in fixed notation
-   * when the decimal exponent is in [-4, 16) and in scientific notation ({@code 1e-05},
-   * {@code 1.2345678901234568e+17}) otherwise; whole values keep a {@code .0}.
+   * Python's {@code repr(float)} as {@code json.dumps} writes it ({@code NaN}, {@code Infinity});
+   * see {@link PythonNumbers#floatRepr}.
    */
   public static String floatRepr(double d) {
-    if (Double.isNaN(d)) {
-      return "NaN";
-    }
-    if (Double.isInfinite(d)) {
-      return d > 0 ? "Infinity" : "-Infinity";
-    }
-    if (d == 0.0) {
-      return (1 / d < 0) ? "-0.0" : "0.0";
-    }
-    // Schubfach yields the shortest round-trip digits (Java's format, e.g. "4.0168721560427855E-5");
-    // extract digits and exponent and re-render them the way Python does.
-    String java = DoubleToDecimal.toString(d);
-    boolean negative = java.startsWith("-");
-    if (negative) {
-      java = java.substring(1);
-    }
-    int ePos = java.indexOf('E');
-    String mantissa = ePos >= 0 ? java.substring(0, ePos) : java;
-    int exp = ePos >= 0 ? Integer.parseInt(java.substring(ePos + 1)) : 0;
-    int dot = mantissa.indexOf('.');
-    String intPart = dot >= 0 ? mantissa.substring(0, dot) : mantissa;
-    String fracPart = dot >= 0 ? mantissa.substring(dot + 1) : "";
-    String digits = intPart + fracPart;
-    // value = 0.digits × 10^decpt once leading zeros are removed
-    int decpt = intPart.length() + exp;
-    int lead = 0;
-    while (lead < digits.length() - 1 && digits.charAt(lead) == '0') {
-      lead++;
-      decpt--;
-    }
-    digits = digits.substring(lead);
-    int trail = digits.length();
-    while (trail > 1 && digits.charAt(trail - 1) == '0') {
-      trail--;
-    }
-    digits = digits.substring(0, trail);
-    if (digits.length() == 2) {
-      // Java renders at least two significant digits; Python may need only one (5e-324).
-      String one = oneDigit(Math.abs(d), digits, decpt);
-      if (one != null) {
-        if (one.equals("10")) {
-          digits = "1";
-          decpt++;
-        } else {
-          digits = one;
-        }
-      }
-    }
+    return PythonNumbers.floatRepr(d);
+  }
 
-    StringBuilder sb = new StringBuilder();
-    if (negative) {
-      sb.append('-');
-    }
-    if (decpt > -4 && decpt <= 16) {
-      if (decpt <= 0) {
-        sb.append("0.").append("0".repeat(-decpt)).append(digits);
-      } else if (decpt >= digits.length()) {
-        sb.append(digits).append("0".repeat(decpt - digits.length())).append(".0");
-      } else {
-        sb.append(digits, 0, decpt).append('.').append(digits, decpt, digits.length());
-      }
-    } else {
-      sb.append(digits.charAt(0));
-      if (digits.length() > 1) {
-        sb.append('.').append(digits, 1, digits.length());
-      }
-      int e = decpt - 1;
-      sb.append('e').append(e < 0 ? '-' : '+');
-      String es = Integer.toString(Math.abs(e));
-      if (es.length() < 2) {
-        sb.append('0');
-      }
-      sb.append(es);
-    }
+  /**
+   * {@code json.dumps(value)} of a plain Java tree: {@link Map} (string keys, iteration order),
+   * {@link Collection}, {@link String}, {@link Boolean}, {@link Number} and {@code null}.
+   *
+   * @throws IllegalArgumentException for any other type
+   */
+  public static String dumpsValue(Object value) {
+    StringBuilder sb = new StringBuilder(256);
+    writeValue(sb, value, ", ", ": ", false);
     return sb.toString();
   }
 
-  /** The closest one-digit decimal that still parses back to {@code d}, or null if none does. */
-  private static String oneDigit(double d, String twoDigits, int decpt) {
-    int first = twoDigits.charAt(0) - '0';
-    String best = null;
-    java.math.BigDecimal exact = new java.math.BigDecimal(d);
-    java.math.BigDecimal bestDistance = null;
-    for (int candidate : new int[] {first, first + 1}) {
-      java.math.BigDecimal value = java.math.BigDecimal.valueOf(candidate).scaleByPowerOfTen(decpt - 1);
-      if (value.doubleValue() != d) {
-        continue;
+  /** {@code json.dumps(value, separators=(",", ":"), sort_keys=sortKeys)} of a plain Java tree. */
+  public static String dumpsValueCompact(Object value, boolean sortKeys) {
+    StringBuilder sb = new StringBuilder(256);
+    writeValue(sb, value, ",", ":", sortKeys);
+    return sb.toString();
+  }
+
+  /** Appends the one-line {@code json.dumps} form of a plain Java tree with the given separators. */
+  public static void writeValue(StringBuilder sb, Object value, String itemSep, String keySep,
+      boolean sortKeys) {
+    if (value == null) {
+      sb.append("null");
+    } else if (value instanceof String s) {
+      appendString(sb, s);
+    } else if (value instanceof Boolean b) {
+      sb.append(b ? "true" : "false");
+    } else if (value instanceof Double || value instanceof Float) {
+      sb.append(floatRepr(((Number) value).doubleValue()));
+    } else if (value instanceof Number n) {
+      sb.append(n);
+    } else if (value instanceof JsonNode n) {
+      write(sb, n, -1, 0, sortKeys, itemSep, keySep);
+    } else if (value instanceof Map<?, ?> m) {
+      sb.append('{');
+      boolean first = true;
+      Iterable<? extends Map.Entry<?, ?>> entries = m.entrySet();
+      if (sortKeys) {
+        java.util.TreeMap<String, Object> sorted = new java.util.TreeMap<>(CODE_POINT_ORDER);
+        for (Map.Entry<?, ?> e : m.entrySet()) {
+          sorted.put((String) e.getKey(), e.getValue());
+        }
+        entries = sorted.entrySet();
       }
-      java.math.BigDecimal distance = value.subtract(exact).abs();
-      if (bestDistance == null || distance.compareTo(bestDistance) < 0) {
-        best = Integer.toString(candidate);
-        bestDistance = distance;
+      for (Map.Entry<?, ?> e : entries) {
+        if (!first) {
+          sb.append(itemSep);
+        }
+        first = false;
+        appendString(sb, (String) e.getKey());
+        sb.append(keySep);
+        writeValue(sb, e.getValue(), itemSep, keySep, sortKeys);
       }
+      sb.append('}');
+    } else if (value instanceof Collection<?> c) {
+      sb.append('[');
+      boolean first = true;
+      for (Object o : c) {
+        if (!first) {
+          sb.append(itemSep);
+        }
+        first = false;
+        writeValue(sb, o, itemSep, keySep, sortKeys);
+      }
+      sb.append(']');
+    } else {
+      throw new IllegalArgumentException("not a JSON value: " + value.getClass());
     }
-    return best;
   }
 }

@@ -1,4 +1,4 @@
-package io.infx.results.internal;
+package io.infx.core.python;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -15,10 +15,10 @@ import org.junit.jupiter.api.Test;
  * Python number parsing the normalizer reproduces, checked against outputs recorded from CPython
  * 3.11 ({@code src/test/resources/python/}: {@code int(str)}, {@code float(str)}).
  */
-class PythonCompatibilityTest {
+class PythonParsingTest {
 
   private static String resource(String name) throws IOException {
-    try (InputStream in = PythonCompatibilityTest.class.getResourceAsStream("/python/" + name)) {
+    try (InputStream in = PythonParsingTest.class.getResourceAsStream("/python/" + name)) {
       assertThat(in).as(name).isNotNull();
       return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     }
@@ -34,7 +34,7 @@ class PythonCompatibilityTest {
     assertThat(cases.size()).isGreaterThan(15);
     for (JsonNode c : cases) {
       String input = c.get("input").textValue();
-      PyNumbers.Conversion<Integer> got = PyNumbers.parseInt(input);
+      PythonNumbers.Conversion<Integer> got = PythonNumbers.parseInt(input);
       if (c.has("int")) {
         assertThat(got.value()).as("int(%s)", input).contains(c.get("int").intValue());
       } else {
@@ -49,7 +49,7 @@ class PythonCompatibilityTest {
     JsonNode cases = Json.mapper().readTree(resource("float-parse.json"));
     for (JsonNode c : cases) {
       String input = c.get("input").textValue();
-      PyNumbers.Conversion<Double> got = PyNumbers.toFloat(TextNode.valueOf(input));
+      PythonNumbers.Conversion<Double> got = PythonNumbers.toFloat(TextNode.valueOf(input));
       if (c.has("float_hex")) {
         double want = fromHex(c.get("float_hex").textValue());
         assertThat(got.ok()).as("float(%s): %s", input, got.problem()).isTrue();
@@ -65,14 +65,14 @@ class PythonCompatibilityTest {
 
   @Test
   void jsonValuesConvertLikePythonFloatAndInt() throws IOException {
-    assertThat(PyNumbers.toFloat(Json.mapper().readTree("true")).value()).contains(1.0);
-    assertThat(PyNumbers.toFloat(Json.mapper().readTree("7")).value()).contains(7.0);
-    assertThat(PyNumbers.toFloat(Json.mapper().readTree("null")).problem()).contains("NoneType");
-    assertThat(PyNumbers.toFloat(Json.mapper().readTree("[1]")).problem()).contains("'list'");
-    assertThat(PyNumbers.toInt(Json.mapper().readTree("4.0")).value()).contains(4);
-    assertThat(PyNumbers.toInt(Json.mapper().readTree("\"16\"")).value()).contains(16);
+    assertThat(PythonNumbers.toFloat(Json.mapper().readTree("true")).value()).contains(1.0);
+    assertThat(PythonNumbers.toFloat(Json.mapper().readTree("7")).value()).contains(7.0);
+    assertThat(PythonNumbers.toFloat(Json.mapper().readTree("null")).problem()).contains("NoneType");
+    assertThat(PythonNumbers.toFloat(Json.mapper().readTree("[1]")).problem()).contains("'list'");
+    assertThat(PythonNumbers.toInt(Json.mapper().readTree("4.0")).value()).contains(4);
+    assertThat(PythonNumbers.toInt(Json.mapper().readTree("\"16\"")).value()).contains(16);
     // Python would truncate 4.5 to 4; infx refuses a fractional concurrency.
-    assertThat(PyNumbers.toInt(Json.mapper().readTree("4.5")).ok()).isFalse();
-    assertThat(PyNumbers.toInt(Json.mapper().readTree("null")).problem()).contains("NoneType");
+    assertThat(PythonNumbers.toInt(Json.mapper().readTree("4.5")).ok()).isFalse();
+    assertThat(PythonNumbers.toInt(Json.mapper().readTree("null")).problem()).contains("NoneType");
   }
 }
