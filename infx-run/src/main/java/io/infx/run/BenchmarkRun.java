@@ -186,10 +186,10 @@ public final class BenchmarkRun {
 
   /** Why the adapter cannot run a row, if it cannot. */
   private Optional<String> unsupported(MatrixRow row) {
-    if (row.evalOnly()) {
-      return Optional.of("eval-only row: infx run measures throughput, evals are not run");
-    }
     RowKind kind = row.kind();
+    if (row.evalOnly() && (kind == RowKind.SINGLE_NODE_AGENTIC || kind == RowKind.MULTI_NODE_AGENTIC)) {
+      return Optional.of("agentic eval-only row (SWE-bench): infx runs lm-eval evals only");
+    }
     if (kind == RowKind.MULTI_NODE || kind == RowKind.MULTI_NODE_AGENTIC) {
       return Optional.of("multi-node row: adapter '" + options.adapter() + "' runs single-node points");
     }
@@ -273,7 +273,7 @@ public final class BenchmarkRun {
           case RESUME -> new PointOutcome(p, PointOutcome.Status.RESUMED, Optional.empty(), Duration.ZERO);
           case RUN -> {
             listener.started(p, done, total);
-            PointOutcome r = launch(p, layout, exec);
+            PointOutcome r = launch(p, layout, exec, listener);
             done++;
             listener.finished(r, done, total);
             yield r;
@@ -286,12 +286,13 @@ public final class BenchmarkRun {
       exec.shutdownNow();
     }
     ReportPoints collected = collect(layout);
+    List<io.infx.results.evals.EvalRow> evals = collectEvals(layout, listener);
     Optional<ReportFiles> report = Optional.of(report(plan, outcomes, collected, layout));
     listener.note("report: " + report.get().html());
-    return new RunOutcome(plan, layout, outcomes, collected, report);
+    return new RunOutcome(plan, layout, outcomes, collected, report, evals);
   }
 
-  private PointOutcome launch(PlannedPoint p, RunLayout layout, ExecutorService exec) {
+  private PointOutcome launch(PlannedPoint p, RunLayout layout, ExecutorService exec, RunListener listener) {
     Instant start = Instant.now();
     Path work = layout.pointDir(p.resultFilename());
     Path logFile = work.resolve("infx-run.log");
@@ -301,6 +302,7 @@ public final class BenchmarkRun {
       Files.deleteIfExists(work.resolve(p.resultFilename() + ".json"));
       Files.deleteIfExists(work.resolve("agg_" + p.resultFilename() + ".json"));
       deleteTree(work.resolve("results"));                   // AgentX exports of an earlier attempt
+      deleteEvalOutput(work);                                // eval output of an earlier attempt
     } catch (IOException e) {
       throw new InfxException("file", "cannot prepare " + work + ": " + e.getMessage(), e);
     }
@@ -326,17 +328,97 @@ public final class BenchmarkRun {
       throw new InfxException("file", "cannot write " + logFile + ": " + e.getMessage(), e);
     }
     Duration took = Duration.between(start, Instant.now());
+    if (result.eval().isPresent()) {
+      listener.note(p.resultFilename() + ": " + evalSummary(result.eval().get()));
+      try {
+        stageEvalArtifact(p, result.eval().get().workspace(), layout);
+      } catch (IOException e) {
+        return new PointOutcome(p, PointOutcome.Status.FAILED,
+            Optional.of("cannot stage the eval artifact: " + e.getMessage()), took);
+      }
+    }
     if (!result.ok()) {
       return new PointOutcome(p, PointOutcome.Status.FAILED, result.failure(), took);
     }
-    try {
-      AtomicFiles.write(layout.artifactAggregate(p.resultFilename(), p.agentic()),
-          Files.readAllBytes(result.aggregate().get()));
-    } catch (IOException e) {
-      return new PointOutcome(p, PointOutcome.Status.FAILED,
-          Optional.of("cannot read the aggregate " + result.aggregate().get() + ": " + e.getMessage()), took);
+    if (result.aggregate().isPresent()) {
+      try {
+        AtomicFiles.write(layout.artifactAggregate(p.resultFilename(), p.agentic()),
+            Files.readAllBytes(result.aggregate().get()));
+      } catch (IOException e) {
+        return new PointOutcome(p, PointOutcome.Status.FAILED,
+            Optional.of("cannot read the aggregate " + result.aggregate().get() + ": " + e.getMessage()), took);
+      }
     }
     return new PointOutcome(p, PointOutcome.Status.SUCCEEDED, Optional.empty(), took);
+  }
+
+  /** The gate's checks in one line, e.g. {@code eval PASS: gsm8k exact_match,strict-match = 0.9522 (>= 0.91 from models.dsr1)}. */
+  private static String evalSummary(PointResult.Eval eval) {
+    String checks = String.join("; ", eval.gate().checks().stream()
+        .map(c -> c.task() + " " + c.metric() + " = " + io.infx.core.python.PythonNumbers.formatFixed(c.value(), 4)
+            + (c.passed() ? " (>= " : " (< ") + c.threshold().display() + " from " + c.threshold().source() + ")")
+        .toList());
+    return "eval " + (eval.gate().passed() ? "PASS" : "FAIL") + ": " + (checks.isEmpty() ? "no metric checked" : checks);
+  }
+
+  /** The eval artifact's name as the reference uploads it ({@code eval_<exp-name>_<RF>}). */
+  private static String evalArtifactName(PlannedPoint p) {
+    return io.infx.fleet.ArtifactPlan.of(io.infx.fleet.MatrixRow.of(p.row()), p.resultFilename()).names().stream()
+        .filter(n -> n.startsWith("eval_") && !n.startsWith("eval_server_logs_") && !n.startsWith("eval_gpu_metrics_"))
+        .findFirst().orElse("eval_" + p.resultFilename());
+  }
+
+  /**
+   * Copies the eval artifact of a point (its {@code meta_env.json}, {@code results*.json},
+   * {@code sample*.jsonl}) to {@code eval_results/<artifact>/}, as CI's download-artifact lays
+   * them out for {@code collect-evals}.
+   */
+  private static void stageEvalArtifact(PlannedPoint p, Path workspace, RunLayout layout) throws IOException {
+    Path target = layout.evalResultsDir().resolve(evalArtifactName(p));
+    deleteTree(target);
+    Files.createDirectories(target);
+    try (var files = Files.list(workspace)) {
+      for (Path f : files.sorted().toList()) {
+        String n = f.getFileName().toString();
+        if (Files.isRegularFile(f) && isEvalFile(n)) {
+          Files.copy(f, target.resolve(n), java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
+        }
+      }
+    }
+  }
+
+  private static boolean isEvalFile(String name) {
+    return name.equals("meta_env.json") || (name.startsWith("results") && name.endsWith(".json"))
+        || (name.startsWith("sample") && name.endsWith(".jsonl"));
+  }
+
+  private static void deleteEvalOutput(Path work) throws IOException {
+    deleteTree(work.resolve("eval_out"));
+    try (var files = Files.list(work)) {
+      for (Path f : files.toList()) {
+        String n = f.getFileName().toString();
+        if (Files.isRegularFile(f) && (isEvalFile(n) || n.equals("eval_validation.log"))) {
+          Files.delete(f);
+        }
+      }
+    }
+  }
+
+  /** collect-evals: every eval artifact of the run into {@code eval_results_all/agg_eval_all.json}. */
+  private static List<io.infx.results.evals.EvalRow> collectEvals(RunLayout layout, RunListener listener) {
+    if (!Files.isDirectory(layout.evalResultsDir())) {
+      return List.of();
+    }
+    try {
+      List<io.infx.results.evals.EvalRow> rows =
+          io.infx.results.evals.EvalCollector.collect(layout.dir(), "eval_results");
+      io.infx.results.evals.EvalSummary.writeAggregate(layout.evalAggregateFile(), rows);
+      listener.note("evals: " + rows.size() + " row(s) in " + layout.evalAggregateFile());
+      return rows;
+    } catch (io.infx.results.evals.EvalInputException e) {
+      listener.note("evals not collected: " + e.getMessage());
+      return List.of();
+    }
   }
 
   private static void deleteTree(Path dir) throws IOException {
@@ -397,6 +479,11 @@ public final class BenchmarkRun {
       keepArtifacts.add(layout.artifactAggregate(p.resultFilename(), p.agentic()).getParent().getFileName().toString());
       keepPoints.add(layout.pointDir(p.resultFilename()).getFileName().toString());
     }
+    Set<String> keepEvals = new java.util.HashSet<>();
+    for (PlannedPoint p : plan.points()) {
+      keepEvals.add(evalArtifactName(p));
+    }
+    setAside(layout.evalResultsDir(), keepEvals, layout.dir().resolve("stale").resolve("eval_results"));
     int artifacts = setAside(layout.artifactsDir(), keepArtifacts, layout.dir().resolve("stale").resolve("bmk"));
     int points = setAside(layout.pointsDir(), keepPoints, layout.dir().resolve("stale").resolve("points"));
     return Math.max(artifacts, points);

@@ -73,4 +73,14 @@ public record RunLayout(Path dir) {
   public Path collectedFile() {
     return dir.resolve(ResultNames.collectedArtifactPath());
   }
+
+  /** Eval artifacts of this run, one {@code eval_*} directory per eval point (as CI downloads them). */
+  public Path evalResultsDir() {
+    return dir.resolve("eval_results");
+  }
+
+  /** The run's eval aggregate, {@code eval_results_all/agg_eval_all.json} (collect-evals.yml). */
+  public Path evalAggregateFile() {
+    return dir.resolve("eval_results_all").resolve("agg_eval_all.json");
+  }
 }

@@ -91,6 +91,22 @@ public final class EvalThresholds {
     }
   }
 
+  /**
+   * The text of InferenceX's {@code utils/evals/thresholds.yaml} (snapshot of August 2026, the
+   * one the conformance corpus uses): gsm8k 0.90, gpqa_diamond_cot_n_shot 0.30, swebench_lite
+   * 0.50 by default, per-model gsm8k overrides (dsr1 0.91, glm5 0.94, …).
+   */
+  public static String referenceText() {
+    try (var in = EvalThresholds.class.getResourceAsStream("thresholds.yaml")) {
+      if (in == null) {
+        throw new IllegalStateException("thresholds.yaml missing from the infx-results jar");
+      }
+      return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
   /** No thresholds: every task falls back to the caller's minimum. */
   public static EvalThresholds none() {
     return new EvalThresholds(NODES.objectNode(), NODES.objectNode());
