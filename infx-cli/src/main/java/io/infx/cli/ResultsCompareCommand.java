@@ -26,7 +26,9 @@ import picocli.CommandLine.Spec;
         "Comparability lint: the workload settings recorded in the raw results beside the "
             + "aggregates (agg_<name>.json -> <name>.json: backend and the infx extension: "
             + "ignore_eos, range ratio, warmups, token-count source, seed, ...) must agree; points "
-            + "whose settings differ are listed but not ranked."
+            + "whose settings differ are listed but not ranked.",
+        "Provenance: a point whose one side the embedded simulator produced (simulated: true) and "
+            + "the other a real engine is refused (not ranked, exit 1) unless --allow-simulated."
     })
 public final class ResultsCompareCommand implements Callable<Integer> {
 
@@ -51,6 +53,10 @@ public final class ResultsCompareCommand implements Callable<Integer> {
       description = "Exit 1 when a matched point is not comparable or its settings cannot be verified.")
   boolean strict;
 
+  @Option(names = "--allow-simulated",
+      description = "Rank simulated rows against real ones (marked SIMULATED); default: refuse.")
+  boolean allowSimulated;
+
   @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write to FILE instead of stdout.")
   Path output;
 
@@ -70,7 +76,9 @@ public final class ResultsCompareCommand implements Callable<Integer> {
     AggregateRows.Loaded b = AggregateRows.load(List.of(candidate));
     ResultsSummarizeCommand.report(err, a);
     ResultsSummarizeCommand.report(err, b);
-    Comparison c = Comparison.of(a.rows(), b.rows(), Comparison::settingsBeside);
+    Comparison c = Comparison.of(a.rows(), b.rows(), Comparison::settingsBeside, allowSimulated);
+    long mixed = c.pairs().stream()
+        .filter(p -> p.baseline().row().simulated() != p.candidate().row().simulated()).count();
     long blocked = c.pairs().stream()
         .filter(p -> p.comparability().status() == Comparison.Status.NOT_COMPARABLE).count();
     long unverified = c.pairs().stream()
@@ -89,6 +97,11 @@ public final class ResultsCompareCommand implements Callable<Integer> {
               .filter(p -> p.comparability().status() == Comparison.Status.NOT_COMPARABLE)
               .map(p -> p.key() + " (" + String.join("; ", p.comparability().reasons()) + ")")
               .toArray()));
+    }
+    if (mixed > 0 && !allowSimulated) {
+      err.println("infx: error: " + mixed + " matched point(s) compare a SIMULATED row with a real one; "
+          + "refusing to rank them (pass --allow-simulated to compare anyway)");
+      return 1;
     }
     return strict && (blocked > 0 || unverified > 0) ? 1 : 0;
   }

@@ -77,6 +77,15 @@ public final class SimCommand implements Callable<Integer> {
 
   @Option(names = "--timeline-capacity", defaultValue = "10000", description = "Per-request timelines kept for GET /infx/timeline/<id> (default: ${DEFAULT-VALUE}).") int timelineCapacity;
 
+  @Option(names = "--tp", defaultValue = "1", description = "Tensor-parallel size the simulated server models: faster steps, more capacity, less per-GPU efficiency (docs/simulator.md; default: ${DEFAULT-VALUE}).")
+  int tp;
+
+  @Option(names = "--ep", defaultValue = "1", description = "Expert-parallel size, 1..TP (default: ${DEFAULT-VALUE}).")
+  int ep;
+
+  @Option(names = "--dp-attention", description = "Model data-parallel attention.")
+  boolean dpAttention;
+
   @Option(names = "--http2", description = "Serve HTTP/2 over cleartext (prior knowledge) instead of HTTP/1.1.")
   boolean http2;
 
@@ -107,7 +116,8 @@ public final class SimCommand implements Callable<Integer> {
           .decodeStepPerSeq(Duration.ofNanos((long) (perSeqUs * 1e3))).slowdown(slowdown)
           .streamInterval(streamInterval).blockSize(blockSize).prefixCacheBlocks(cacheBlocks)
           .prefixCaching(!noPrefixCaching).seed(seed).ioThreads(ioThreads)
-          .timelineCapacity(timelineCapacity).http2(http2).faults(fb.build()).build();
+          .timelineCapacity(timelineCapacity).http2(http2).faults(fb.build())
+          .parallelism(new io.infx.client.sim.SimParallelism(tp, ep, dpAttention)).build();
     } catch (IllegalArgumentException e) {
       throw new UsageException(e.getMessage());
     }

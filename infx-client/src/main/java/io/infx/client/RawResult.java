@@ -25,7 +25,8 @@ import java.util.OptionalInt;
  * (client spec §6.1, including the {@code "request_goodput:"} key with its trailing colon and the
  * newer {@code benchmark_outcome}), so existing normalizers accept it, followed by one extra object
  * {@code "infx"} with the workload settings, accounting, failure classes and infx's additional
- * metric views. Latency statistics are in ms; the {@code infx} object's keys never end in
+ * metric views and, when known, {@code infx.server}: the engine that answered ({@link
+ * io.infx.core.provenance.ServerProvenance}). Latency statistics are in ms; the {@code infx} object's keys never end in
  * {@code ms} at the top level nor contain {@code tpot}, so the reference normalizer's generic key
  * rules ignore it.
  */
@@ -46,7 +47,15 @@ public final class RawResult {
    * @param workload settings recorded under {@code infx.workload} (dataset, lengths, seed, ...)
    */
   public record Context(String modelId, String tokenizerId, Map<String, String> metadata,
-      boolean saveDetailed, Map<String, Object> workload) {}
+      boolean saveDetailed, Map<String, Object> workload,
+      Optional<io.infx.core.provenance.ServerProvenance> server) {
+
+    /** A context without server provenance (the raw file then has no {@code infx.server}). */
+    public Context(String modelId, String tokenizerId, Map<String, String> metadata,
+        boolean saveDetailed, Map<String, Object> workload) {
+      this(modelId, tokenizerId, metadata, saveDetailed, workload, Optional.empty());
+    }
+  }
 
   /** Builds the ordered raw-result object. */
   public static Map<String, Object> build(ServeResult run, ServeMetrics m, MetricOptions mo,
@@ -148,6 +157,8 @@ public final class RawResult {
     x.put("schema", SCHEMA);
     x.put("version", Optional.ofNullable(RawResult.class.getPackage().getImplementationVersion())
         .orElse("dev"));
+    // what answered: engine, version, simulated (the normalizer publishes it on the aggregate row)
+    ctx.server().ifPresent(p -> x.put("server", p.toJson()));
     Map<String, Object> w = new LinkedHashMap<>();
     w.put("backend", b.backend().cliName());
     w.put("api", b.backend().api().name().toLowerCase(java.util.Locale.ROOT));

@@ -218,6 +218,8 @@ public abstract class ServeJob {
     LoadModel load = loadModel();
     ServeBenchmark.checkEndpoint(backend(), endpoint);
     requireReachable(base());
+    io.infx.core.provenance.ServerProvenance server = ServerProbe.probe(base(), apiKey());
+    err.println("infx: server: " + server.label() + " (identified by " + server.source() + ")");
     Tokenizers.Resolved tok = Tokenizers.resolve(tokenizer(), model(), base());
     try (Tokenizer t = tok.tokenizer()) {
       if (!tok.note().isEmpty()) {
@@ -273,7 +275,8 @@ public abstract class ServeJob {
         workload.put("tokenizer", t.id());
         workload.put("token_count_note", "input_lens from the client tokenizer; output from usage");
         Map<String, Object> raw = RawResult.build(run, m, metrics(), new RawResult.Context(
-            model(), tokenizer().orElse(model()), metadata(), saveDetailed(), workload));
+            model(), tokenizer().orElse(model()), metadata(), saveDetailed(), workload,
+            Optional.of(server)));
         Path dir = resultDir().orElse(Path.of(""));
         Path f = dir.resolve(resultFilename().orElseGet(() -> defaultFileName(load)));
         RawResult.write(f, raw);

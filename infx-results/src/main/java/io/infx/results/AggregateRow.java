@@ -61,6 +61,18 @@ public abstract class AggregateRow {
   public abstract Optional<PowerFields> power();
 
   /**
+   * What answered ({@code infx.server} of the raw result): published as {@code server_engine},
+   * {@code server_version} and {@code simulated} after every reference key. Absent for raw results
+   * without it (the reference client's), whose aggregate is then byte for byte the reference's.
+   */
+  public abstract Optional<io.infx.core.provenance.ServerProvenance> server();
+
+  /** True when the embedded simulator produced this row ({@link #server()} says so). */
+  public boolean simulated() {
+    return server().map(io.infx.core.provenance.ServerProvenance::simulated).orElse(false);
+  }
+
+  /**
    * A builder; {@code build()} throws {@link ResultsException} ({@code invalid_raw_value}) when a
    * metric name is one of {@link #RESERVED_KEYS}.
    */
@@ -128,6 +140,11 @@ public abstract class AggregateRow {
       o.put("power_valid", pw.valid() ? 1 : 0);
       pw.metrics().forEach(o::put);
     });
+    server().ifPresent(p -> {
+      o.put("server_engine", p.engine());
+      o.put("server_version", p.version());
+      o.put("simulated", p.simulated());
+    });
     return o;
   }
 
@@ -164,7 +181,7 @@ public abstract class AggregateRow {
         "decode_num_workers", "num_prefill_gpu", "num_decode_gpu",
         "tput_per_gpu", "output_tput_per_gpu", "input_tput_per_gpu", "prefill_hw", "decode_hw",
         "power_metric_schema_version", "power_valid", "power_invalid_reasons", "power_audit",
-        "scenario_type", "result_schema_version"));
+        "scenario_type", "result_schema_version", "server_engine", "server_version", "simulated"));
     for (String role : List.of("prefill_", "decode_")) {
       for (String k : List.of("tp", "pp", "dcp_size", "pcp_size", "ep")) {
         keys.add(role + k);

@@ -124,6 +124,10 @@ public final class AggregateRows {
       }
     }
     b.metrics(metrics);
+    if (row.has("server_engine")) {
+      b.server(io.infx.core.provenance.ServerProvenance.of(text(row, "server_engine"),
+          text(row, "server_version"), "aggregate row"));
+    }
     if (row.has("power_valid")) {
       boolean valid = row.get("power_valid").intValue() == 1;
       b.power(PowerFields.builder()

@@ -78,7 +78,7 @@ public final class AggregateSchema {
         "spec_decoding", "disagg", "recipe_fingerprint", "isl", "osl", "is_multinode",
         "tput_per_gpu", "output_tput_per_gpu", "input_tput_per_gpu", "router", "kv_p2p_transfer",
         "benchmark_outcome", "num_aggregate_gpu", "power_metric_schema_version", "power_valid",
-        "power_invalid_reasons", "power_audit"));
+        "power_invalid_reasons", "power_audit", "server_engine", "server_version", "simulated"));
     known.addAll(PowerFields.METRIC_KEYS);
     known.addAll(PowerFields.ROLE_METRIC_KEYS);
     JsonNode multi = row.get("is_multinode");
@@ -132,6 +132,25 @@ public final class AggregateSchema {
     JsonNode kv = row.get("kv_p2p_transfer");
     if (kv != null && !nonEmptyText(kv)) {
       v.add(typeViolation("kv_p2p_transfer", "a non-empty string", kv));
+    }
+    if (row.has("server_engine") || row.has("server_version") || row.has("simulated")) {
+      if (!nonEmptyText(row.get("server_engine"))) {
+        v.add(typeViolation("server_engine", "a non-empty string (with server_version and simulated)",
+            row.path("server_engine")));
+      }
+      if (row.get("server_version") == null || !row.get("server_version").isTextual()) {
+        v.add(typeViolation("server_version", "a string (with server_engine and simulated)", row.path("server_version")));
+      }
+      if (row.get("simulated") == null || !row.get("simulated").isBoolean()) {
+        v.add(typeViolation("simulated", "a boolean (with server_engine and server_version)", row.path("simulated")));
+      } else if (nonEmptyText(row.get("server_engine"))
+          && row.get("simulated").booleanValue() != row.get("server_engine").textValue()
+              .equals(io.infx.core.provenance.ServerProvenance.SIMULATOR)) {
+        v.add(Violation.builder().ruleId("aggregate.simulated").pointer("/simulated")
+            .message("simulated is true exactly when server_engine is "
+                + io.infx.core.provenance.ServerProvenance.SIMULATOR)
+            .actual(row.get("simulated").toString()).build());
+      }
     }
     JsonNode pv = row.get("power_valid");
     if (pv != null && !(pv.isIntegralNumber() && (pv.intValue() == 0 || pv.intValue() == 1))) {

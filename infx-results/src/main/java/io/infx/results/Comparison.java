@@ -163,6 +163,17 @@ public final class Comparison {
    */
   public static Comparison of(List<AggregateRows.Sourced> baseline, List<AggregateRows.Sourced> candidate,
       Function<AggregateRows.Sourced, Optional<WorkloadSettings>> settings) {
+    return of(baseline, candidate, settings, false);
+  }
+
+  /**
+   * As {@link #of(List, List, Function)}; a pair whose one side the embedded simulator produced
+   * and whose other side it did not ({@link AggregateRow#simulated()}) is {@link
+   * Status#NOT_COMPARABLE} unless {@code allowSimulatedVsReal} (then it is ranked, with a note):
+   * simulated numbers must never be read as a hardware regression or win.
+   */
+  public static Comparison of(List<AggregateRows.Sourced> baseline, List<AggregateRows.Sourced> candidate,
+      Function<AggregateRows.Sourced, Optional<WorkloadSettings>> settings, boolean allowSimulatedVsReal) {
     List<Unpaired> unpaired = new ArrayList<>();
     Map<String, AggregateRows.Sourced> a = index(baseline, "baseline", unpaired);
     Map<String, AggregateRows.Sourced> b = index(candidate, "candidate", unpaired);
@@ -174,6 +185,7 @@ public final class Comparison {
         continue;
       }
       Comparability c = lint(settings.apply(e.getValue()), settings.apply(other));
+      c = provenance(c, e.getValue().row(), other.row(), allowSimulatedVsReal);
       List<Delta> deltas = new ArrayList<>();
       if (c.status() != Status.NOT_COMPARABLE) {
         for (Metric m : METRICS) {
@@ -197,6 +209,27 @@ public final class Comparison {
       return Optional.empty();
     }
     return AggregateRows.rawBeside(row.file()).flatMap(WorkloadSettings::read);
+  }
+
+  /** Simulated vs real: not comparable unless allowed (then a note). */
+  static Comparability provenance(Comparability c, AggregateRow baseline, AggregateRow candidate, boolean allow) {
+    if (baseline.simulated() == candidate.simulated()) {
+      return c;
+    }
+    String why = "baseline is " + describe(baseline) + ", candidate is " + describe(candidate);
+    if (!allow) {
+      List<String> reasons = new ArrayList<>(c.reasons());
+      reasons.add(0, "simulated vs real: " + why + " (pass --allow-simulated to compare anyway)");
+      return new Comparability(Status.NOT_COMPARABLE, List.copyOf(reasons), c.notes());
+    }
+    List<String> notes = new ArrayList<>(c.notes());
+    notes.add("SIMULATED vs real (allowed): " + why);
+    return new Comparability(c.status(), c.reasons(), List.copyOf(notes));
+  }
+
+  private static String describe(AggregateRow r) {
+    return r.server().map(p -> (p.simulated() ? "SIMULATED " : "") + p.engine()
+        + (p.version().isEmpty() ? "" : " " + p.version())).orElse("a result without server provenance");
   }
 
   static Comparability lint(Optional<WorkloadSettings> a, Optional<WorkloadSettings> b) {
@@ -282,8 +315,12 @@ public final class Comparison {
     }
     sb.append("\nCells: candidate value (change vs baseline; ▲ better, ▼ worse). ")
         .append("Throughput in tok/s/GPU, interactivity in tok/s/user.\n");
+    if (pairs.stream().anyMatch(p -> p.baseline().row().simulated() || p.candidate().row().simulated())) {
+      sb.append("\nSIMULATED rows come from infx's embedded simulator: not measurements of the named "
+          + "hardware.\n");
+    }
     if (!blocked.isEmpty()) {
-      sb.append("\n## Not comparable (workload settings differ; not ranked)\n\n")
+      sb.append("\n## Not comparable (workload settings or provenance differ; not ranked)\n\n")
           .append("| model | hardware | framework | precision | ISL/OSL | topology | conc | differences |\n")
           .append("|---|---|---|---|---|---|---:|---|\n");
       for (Pair p : blocked) {
@@ -303,7 +340,8 @@ public final class Comparison {
 
   private static String keyCells(AggregateRow r) {
     RunIdentity id = r.identity();
-    return "| " + id.modelPrefix() + " | " + id.hw() + " | " + id.framework() + " | "
+    return "| " + id.modelPrefix() + " | " + id.hw() + (r.simulated() ? " (SIMULATED)" : "") + " | "
+        + id.framework() + " | "
         + id.precision() + " | " + id.isl() + "/" + id.osl() + " | "
         + Topologies.label(id.topology()) + " | " + r.conc() + " | ";
   }
@@ -336,6 +374,8 @@ public final class Comparison {
       o.put("baseline", p.baseline().source());
       o.put("candidate", p.candidate().source());
       o.put("comparability", p.comparability().status().name().toLowerCase(Locale.ROOT));
+      o.put("baseline_simulated", p.baseline().row().simulated());
+      o.put("candidate_simulated", p.candidate().row().simulated());
       ArrayNode reasons = o.putArray("reasons");
       p.comparability().reasons().forEach(reasons::add);
       ArrayNode notes = o.putArray("notes");

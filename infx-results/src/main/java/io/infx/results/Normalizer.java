@@ -25,7 +25,11 @@ import java.util.Objects;
  *   <li>A TPOT of 0 fails with {@code division_by_zero} (the reference crashes); with
  *       {@link NormalizerOptions#metricGuards()} the interactivity key is skipped instead.</li>
  * </ul>
- * Stricter than the reference (never publishing what Python's {@code json} would write as
+ * infx's own addition: a raw result carrying {@code infx.server} (what answered, written by the
+ * infx client) gives the row {@code server_engine}, {@code server_version} and {@code simulated};
+ * without it the row is exactly the reference's.
+ *
+ * <p>Stricter than the reference (never publishing what Python's {@code json} would write as
  * non-standard {@code NaN}/{@code Infinity}, or silently truncated values): non-finite results,
  * fractional or boolean {@code max_concurrency}, a non-string {@code model_id} and converted keys
  * that would overwrite an identity key are refused with {@code invalid_raw_value}.
@@ -95,6 +99,15 @@ public final class Normalizer {
     finite("tput_per_gpu", tput);
     finite("output_tput_per_gpu", outputTput);
     finite("input_tput_per_gpu", inputTput);
+    JsonNode server = raw.path("infx").get("server");
+    if (server != null) {
+      try {
+        row.server(io.infx.core.provenance.ServerProvenance.fromJson(server)
+            .orElseThrow(() -> new IllegalArgumentException("infx.server must be an object with a string 'engine'")));
+      } catch (IllegalArgumentException e) {
+        throw new ResultsException(ResultsErrorKind.INVALID_RAW_VALUE, "raw key 'infx.server': " + e.getMessage());
+      }
+    }
     return row.tputPerGpu(tput)
         .outputTputPerGpu(outputTput)
         .inputTputPerGpu(inputTput)

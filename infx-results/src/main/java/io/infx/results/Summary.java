@@ -39,10 +39,33 @@ public final class Summary {
       new Column("interactivity (tok/s/user)", "interactivity", Summary::interactivity, 1),
       new Column("mean E2EL (s)", "mean_e2el_s", r -> r.metric("mean_e2el"), 2));
 
+  /**
+   * Who answered: {@code SIMULATED infx-sim …} for the embedded simulator, else engine and version.
+   * Shown only when some row carries provenance, so a table of reference rows is unchanged.
+   */
+  private static final Column SERVER = new Column("server", "server",
+      r -> r.server().map(p -> p.simulated() ? "SIMULATED (" + p.engine() + " " + p.version() + ")"
+          : (p.engine() + " " + p.version()).strip()).orElse(""), -1);
+
+  /** The CSV column that says whether a row is simulated (with {@link #SERVER}). */
+  private static final Column SIMULATED = new Column("simulated", "simulated",
+      r -> r.server().map(p -> Boolean.toString(p.simulated())).orElse(""), -1);
+
   private final List<AggregateRow> rows;
+  private final List<Column> columns;
 
   private Summary(List<AggregateRow> rows) {
     this.rows = rows;
+    List<Column> cols = new ArrayList<>(COLUMNS);
+    if (rows.stream().anyMatch(r -> r.server().isPresent())) {
+      cols.add(1, SERVER);
+    }
+    this.columns = List.copyOf(cols);
+  }
+
+  /** Whether any row came from the embedded simulator. */
+  public boolean anySimulated() {
+    return rows.stream().anyMatch(AggregateRow::simulated);
   }
 
   /** Sort order of the table. */
@@ -82,16 +105,20 @@ public final class Summary {
   public String toMarkdown() {
     StringBuilder sb = new StringBuilder();
     sb.append('|');
-    COLUMNS.forEach(c -> sb.append(' ').append(c.header()).append(" |"));
+    columns.forEach(c -> sb.append(' ').append(c.header()).append(" |"));
     sb.append("\n|");
-    COLUMNS.forEach(c -> sb.append(c.decimals() >= 0 ? "---:|" : "---|"));
+    columns.forEach(c -> sb.append(c.decimals() >= 0 ? "---:|" : "---|"));
     sb.append('\n');
     for (AggregateRow r : rows) {
       sb.append('|');
-      for (Column c : COLUMNS) {
+      for (Column c : columns) {
         sb.append(' ').append(markdownCell(c.value().apply(r), c.decimals())).append(" |");
       }
       sb.append('\n');
+    }
+    if (anySimulated()) {
+      sb.append("\nSIMULATED rows come from infx's embedded simulator, not from an inference engine "
+          + "on the named hardware: their numbers are not measurements.\n");
     }
     return sb.toString();
   }
@@ -99,10 +126,14 @@ public final class Summary {
   /** CSV (RFC 4180) with full-precision numbers; missing metrics are empty cells. */
   public String toCsv() {
     StringBuilder sb = new StringBuilder();
-    sb.append(String.join(",", COLUMNS.stream().map(Column::csvHeader).toList())).append("\r\n");
+    List<Column> csvColumns = new ArrayList<>(columns);
+    if (columns.contains(SERVER)) {
+      csvColumns.add(2, SIMULATED);
+    }
+    sb.append(String.join(",", csvColumns.stream().map(Column::csvHeader).toList())).append("\r\n");
     for (AggregateRow r : rows) {
       List<String> cells = new ArrayList<>();
-      for (Column c : COLUMNS) {
+      for (Column c : csvColumns) {
         cells.add(csvCell(c.value().apply(r)));
       }
       sb.append(String.join(",", cells)).append("\r\n");

@@ -99,7 +99,16 @@ class ClientRoundTripTest {
       }
     }
     expected.addAll(List.of("power_metric_schema_version", "power_valid"));
-    assertThat(keys).as("the standard 54-key single-node aggregate").isEqualTo(expected);
+    expected.addAll(List.of("server_engine", "server_version", "simulated"));
+    assertThat(keys).as("the standard 54-key single-node aggregate plus the provenance keys")
+        .isEqualTo(expected);
+    assertThat(rawJson.at("/infx/server/engine").textValue()).isEqualTo("infx-sim");
+    assertThat(agg.get("server_engine").textValue()).isEqualTo("infx-sim");
+    assertThat(agg.get("server_version").textValue()).isEqualTo(SimServer.VERSION);
+    assertThat(agg.get("simulated").booleanValue()).isTrue();
+    assertThat(AggregateRows.fromJson(agg).simulated()).as("read back").isTrue();
+    assertThat(Summary.of(List.of(r.row())).toMarkdown()).contains("SIMULATED (infx-sim")
+        .contains("not measurements");
 
     assertThat(agg.get("conc").intValue()).isEqualTo(4);
     assertThat(agg.get("model").textValue()).isEqualTo("tiny");
@@ -146,6 +155,43 @@ class ClientRoundTripTest {
     assertThat(differ.pairs()).singleElement().satisfies(p -> {
       assertThat(p.comparability().status()).isEqualTo(Comparison.Status.NOT_COMPARABLE);
       assertThat(p.comparability().reasons()).contains("ignore_eos: true vs false");
+    });
+  }
+
+  @Test
+  void compareRefusesSimulatedAgainstRealUnlessAllowed() throws Exception {
+    Path sim = Files.createDirectory(dir.resolve("sim"));
+    Path real = Files.createDirectory(dir.resolve("real"));
+    bench(sim, "p", true);
+    Path raw = bench(real, "p", true);
+    // the same traffic, as if a vLLM server had answered (what ServerProbe records for one)
+    ObjectNode o = (ObjectNode) Json.mapper().readTree(raw.toFile());
+    ((ObjectNode) o.get("infx")).set("server", Json.mapper().readTree(
+        "{\"engine\":\"vllm\",\"version\":\"0.10.1\",\"simulated\":false,\"source\":\"GET /version\"}"));
+    Files.writeString(raw, Json.compact().writeValueAsString(o));
+    for (Path d : List.of(sim, real)) {
+      ResultProcessor.processEnvironment(env("p"), d);
+    }
+    assertThat(AggregateRows.load(List.of(real)).rows()).singleElement()
+        .satisfies(r -> assertThat(r.row().server()).hasValueSatisfying(p -> {
+          assertThat(p.engine()).isEqualTo("vllm");
+          assertThat(p.simulated()).isFalse();
+        }));
+    Comparison refused = Comparison.of(AggregateRows.load(List.of(sim)).rows(),
+        AggregateRows.load(List.of(real)).rows(), Comparison::settingsBeside);
+    assertThat(refused.pairs()).singleElement().satisfies(p -> {
+      assertThat(p.comparability().status()).isEqualTo(Comparison.Status.NOT_COMPARABLE);
+      assertThat(p.comparability().reasons().get(0)).startsWith("simulated vs real: baseline is SIMULATED infx-sim")
+          .contains("candidate is vllm 0.10.1");
+      assertThat(p.deltas()).isEmpty();
+    });
+    assertThat(refused.toMarkdown(Comparison.metrics(Comparison.DEFAULT_TABLE_METRICS)))
+        .contains("SIMULATED rows come from infx's embedded simulator");
+    Comparison allowed = Comparison.of(AggregateRows.load(List.of(sim)).rows(),
+        AggregateRows.load(List.of(real)).rows(), Comparison::settingsBeside, true);
+    assertThat(allowed.pairs()).singleElement().satisfies(p -> {
+      assertThat(p.comparability().status()).isEqualTo(Comparison.Status.COMPARABLE);
+      assertThat(p.comparability().notes()).anyMatch(n -> n.startsWith("SIMULATED vs real (allowed)"));
     });
   }
 }

@@ -233,4 +233,40 @@ class NormalizerTest {
             e -> assertThat(e.errorKind()).as(e.getMessage()).isEqualTo(kind))
         .hasMessageContaining(fragment);
   }
+
+  @Test
+  void serverProvenanceOfTheRawResultBecomesThreeTrailingKeys() throws Exception {
+    AggregateRow plain = Normalizer.reference().normalize(json(RAW), singleNode(1, 1, 1));
+    assertThat(plain.server()).isEmpty();
+    assertThat(plain.toJson().has("server_engine")).as("reference raw: reference keys only").isFalse();
+    assertThat(plain.toJson().has("simulated")).isFalse();
+
+    String withServer = RAW.substring(0, RAW.length() - 1)
+        + ", \"infx\": {\"server\": {\"engine\": \"llamacpp\", \"version\": \"b1-de3ff81\","
+        + " \"simulated\": false, \"source\": \"/v1/models owned_by\"}}}";
+    com.fasterxml.jackson.databind.node.ObjectNode agg =
+        Normalizer.reference().normalize(json(withServer), singleNode(1, 1, 1)).toJson();
+    java.util.List<String> keys = new java.util.ArrayList<>();
+    agg.fieldNames().forEachRemaining(keys::add);
+    assertThat(keys.subList(keys.size() - 3, keys.size()))
+        .containsExactly("server_engine", "server_version", "simulated");
+    assertThat(agg.get("server_engine").textValue()).isEqualTo("llama.cpp");
+    assertThat(agg.get("server_version").textValue()).isEqualTo("b1-de3ff81");
+    assertThat(agg.get("simulated").isBoolean()).isTrue();
+    assertThat(agg.get("simulated").booleanValue()).isFalse();
+    assertThat(AggregateSchema.validate(agg)).isEmpty();
+
+    String lying = withServer.replace("\"simulated\": false", "\"simulated\": true");
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> Normalizer.reference().normalize(json(lying), singleNode(1, 1, 1)))
+        .isInstanceOf(ResultsException.class).hasMessageContaining("infx.server")
+        .hasMessageContaining("simulated=true");
+
+    agg.put("simulated", true);
+    assertThat(AggregateSchema.validate(agg)).extracting(io.infx.core.Violation::ruleId)
+        .containsExactly("aggregate.simulated");
+    agg.remove("server_version");
+    assertThat(AggregateSchema.validate(agg)).extracting(io.infx.core.Violation::ruleId)
+        .contains("aggregate.value");
+  }
 }

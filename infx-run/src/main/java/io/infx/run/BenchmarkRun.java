@@ -289,6 +289,7 @@ public final class BenchmarkRun {
     List<io.infx.results.evals.EvalRow> evals = collectEvals(layout, listener);
     Optional<ReportFiles> report = Optional.of(report(plan, outcomes, collected, layout));
     listener.note("report: " + report.get().html());
+    RunStore.ingest(layout, listener);
     return new RunOutcome(plan, layout, outcomes, collected, report, evals);
   }
 

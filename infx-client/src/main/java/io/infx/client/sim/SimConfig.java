@@ -10,7 +10,8 @@ import org.immutables.value.Value;
  * and gives every running sequence one token; at most {@link #maxNumSeqs()} sequences run, the
  * rest queue (FIFO). Prompt tokens found in the prefix cache (whole {@link #blockSize()}-token
  * blocks, chained hashes, LRU) are not prefilled again. Output is streamed every
- * {@link #streamInterval()} tokens. Defaults keep an 8k/1k request at concurrency 2 around 2 s.
+ * {@link #streamInterval()} tokens. {@link #parallelism()} (TP/EP/DP-attention) scales the step
+ * costs, prefill speed and capacity by the model of {@link SimParallelism}. Defaults keep an 8k/1k request at concurrency 2 around 2 s.
  * A {@link #slowdown()} factor stretches every step (decode and prefill alike), which is how a
  * regression gate is tested against a known, injected regression.
  */
@@ -102,6 +103,15 @@ public abstract class SimConfig {
   @Value.Default
   public int prefixCacheBlocks() {
     return 65_536;
+  }
+
+  /**
+   * TP / EP / DP-attention of the simulated server; scales decode-step cost, prefill speed and
+   * batch capacity ({@link SimParallelism}). Default TP1 (no scaling).
+   */
+  @Value.Default
+  public SimParallelism parallelism() {
+    return SimParallelism.single();
   }
 
   /** Seed of generated text and fault draws. Default 0. */

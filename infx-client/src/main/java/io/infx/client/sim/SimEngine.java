@@ -67,6 +67,8 @@ final class SimEngine implements Runnable {
   private final LinkedHashMap<Long, Boolean> cache;
   private final long baseNanos;
   private final long perSeqNanos;
+  private final int maxRunning;
+  private final double prefillPerSecond;
   private volatile Thread thread;
   private volatile boolean stopped;
 
@@ -79,8 +81,11 @@ final class SimEngine implements Runnable {
 
   SimEngine(SimConfig config) {
     this.config = config;
-    this.baseNanos = config.decodeStepBase().toNanos();
-    this.perSeqNanos = config.decodeStepPerSeq().toNanos();
+    SimParallelism par = config.parallelism();
+    this.baseNanos = Math.round(config.decodeStepBase().toNanos() * par.fixedStepFactor());
+    this.perSeqNanos = Math.round(config.decodeStepPerSeq().toNanos() * par.perSeqFactor());
+    this.maxRunning = (int) Math.min(Integer.MAX_VALUE, (long) config.maxNumSeqs() * par.capacityFactor());
+    this.prefillPerSecond = config.prefillTokensPerSecond() / par.fixedStepFactor();
     int cap = config.prefixCacheBlocks();
     this.cache = new LinkedHashMap<>(Math.min(cap, 1 << 16), 0.75f, true) {
       private static final long serialVersionUID = 1L;
@@ -138,7 +143,7 @@ final class SimEngine implements Runnable {
         continue;
       }
       long prefill = 0;
-      while (running.size() < config.maxNumSeqs() && !waiting.isEmpty()) {
+      while (running.size() < maxRunning && !waiting.isEmpty()) {
         Seq s = waiting.poll();
         admit(s);
         running.add(s);
@@ -147,7 +152,7 @@ final class SimEngine implements Runnable {
       runningCount = running.size();
       waitingCount = waiting.size();
       long step = (long) (config.slowdown() * (baseNanos + perSeqNanos * running.size()
-          + prefill * 1e9 / config.prefillTokensPerSecond()));
+          + prefill * 1e9 / prefillPerSecond));
       long target = stepStart + step;
       long now;
       while ((now = System.nanoTime()) < target && !stopped) {

@@ -51,6 +51,11 @@ import org.apache.hc.core5.util.TimeValue;
  */
 public final class SimServer implements AutoCloseable {
 
+  /** The simulator's version as {@code GET /version} reports it (the jar's, {@code dev} in a build tree). */
+  public static final String VERSION = java.util.Optional.ofNullable(
+      SimServer.class.getPackage().getImplementationVersion()).orElse("dev");
+
+
   private final SimConfig config;
   private final SimEngine engine;
   private final HttpAsyncServer server;
@@ -199,6 +204,10 @@ public final class SimServer implements AutoCloseable {
         h.respond(200, "application/json", new byte[0]);
       } else if (path.equals("/health")) {
         h.respond(200, "application/json", new byte[0]);
+      } else if (path.equals("/version")) {
+        // vLLM's shape plus the engine name: the client records that a simulator answered
+        h.respondJson(200, "{\"version\":" + jsonString(VERSION) + ",\"engine\":\""
+            + io.infx.core.provenance.ServerProvenance.SIMULATOR + "\",\"simulated\":true}");
       } else if (path.equals("/v1/models")) {
         h.respondJson(200, "{\"object\":\"list\",\"data\":[{\"id\":" + jsonString(config.model())
             + ",\"object\":\"model\",\"created\":" + created + ",\"owned_by\":\"infx-sim\","

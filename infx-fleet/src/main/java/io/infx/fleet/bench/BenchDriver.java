@@ -183,7 +183,9 @@ public final class BenchDriver {
   private static ReadinessProbe.Liveness startServer(Plan plan, Map<String, String> env, int port,
       io.infx.fleet.spi.Backend backend, Lifecycle life, LogSink log) {
     if (plan.server() instanceof ServerSpec.Embedded e) {
-      SimConfig cfg = SimConfig.builder().from(e.config()).port(port).model(env.get("MODEL")).build();
+      // the row's TP / EP / DP-attention shape the simulated capacity (docs/simulator.md)
+      SimConfig cfg = SimConfig.builder().from(e.config()).port(port).model(env.get("MODEL"))
+          .parallelism(simParallelism(env)).build();
       SimServer sim = SimServer.start(cfg);
       life.onClose("stop simulator", sim::close);
       log.line("server", "infx simulator serving " + cfg.model() + " at " + sim.baseUri());
@@ -208,6 +210,17 @@ public final class BenchDriver {
       JobStatus s = backend.status(h);
       return s.state().isTerminal() ? OptionalInt.of(s.exitCode().orElse(1)) : OptionalInt.empty();
     };
+  }
+
+  /**
+   * The simulator's parallelism from the point's {@code TP}, {@code EP_SIZE} and {@code
+   * DP_ATTENTION} (absent: 1, 1, false); EP is capped at TP, the simulator's model of EP.
+   */
+  public static io.infx.client.sim.SimParallelism simParallelism(Map<String, String> env) {
+    int tp = Math.max(1, parseOr(env.get("TP"), 1));
+    int ep = Math.min(tp, Math.max(1, parseOr(env.get("EP_SIZE"), 1)));
+    return new io.infx.client.sim.SimParallelism(tp, ep, "true".equalsIgnoreCase(
+        String.valueOf(env.get("DP_ATTENTION")).strip()));
   }
 
   private static int intVar(Map<String, String> env, String name) {

@@ -72,6 +72,12 @@ public final class HtmlPage {
           .append("</a>");
     }
     h.append("</p>\n");
+    if (points.stream().anyMatch(p -> p.config().startsWith(RowReader.SIMULATED_MARK + " "))) {
+      h.append("<p class=\"simulated\" style=\"background:#fff3cd;border:2px solid #b8860b;padding:0.5em;"
+          + "font-weight:bold\">SIMULATED: series marked SIMULATED come from infx's embedded simulator "
+          + "(server_engine infx-sim), not from an inference engine on the named hardware. Their "
+          + "numbers are not measurements.</p>\n");
+    }
     if (!report.metadata().isEmpty()) {
       h.append("<dl class=\"meta\">\n");
       report.metadata().forEach((k, v) ->

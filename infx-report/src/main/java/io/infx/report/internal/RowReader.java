@@ -33,7 +33,7 @@ public final class RowReader {
       "prefill_dp_attention", "prefill_num_workers", "decode_tp", "decode_pp", "decode_dcp_size",
       "decode_pcp_size", "decode_ep", "decode_dp_attention", "decode_num_workers",
       "num_prefill_gpu", "num_decode_gpu", "prefill_hw", "decode_hw", "kv_offloading",
-      "kv_offload_backend", "allocated_cpu_dram_gb");
+      "kv_offload_backend", "allocated_cpu_dram_gb", "server_engine", "server_version", "simulated");
 
   private static final Map<Percentile, String> FIXED_STATS = fixedStats();
   private static final Map<Percentile, String> AGENTIC_STATS = agenticStats();
@@ -144,9 +144,15 @@ public final class RowReader {
     return n > 0 && n % 1024 == 0 ? (n / 1024) + "k" : Integer.toString(n);
   }
 
+  /** How a simulated series' label starts (the HTML page also adds a banner when one is present). */
+  public static final String SIMULATED_MARK = "SIMULATED";
+
   /** E.g. {@code h200 sglang fp8 TP8 EP8 DPA}, {@code gb200 dynamo-trt fp4 P2×TP4 / D1×TP8 disagg}. */
   static String configLabel(JsonNode row) {
     List<String> parts = new ArrayList<>();
+    if (row.path("simulated").asBoolean(false)) {
+      parts.add(SIMULATED_MARK); // a simulated series must never read as hardware
+    }
     parts.add(text(row, "hw", "?"));
     parts.add(text(row, "framework", "?"));
     parts.add(text(row, "precision", "?"));
@@ -165,6 +171,9 @@ public final class RowReader {
     String offload = text(row, "kv_offloading", "none");
     if (!offload.equals("none") && !offload.isEmpty()) {
       parts.add("offload " + offload);
+    }
+    if (!row.path("simulated").asBoolean(false) && row.path("server_engine").isTextual()) {
+      parts.add("· " + row.get("server_engine").textValue());
     }
     return String.join(" ", parts);
   }

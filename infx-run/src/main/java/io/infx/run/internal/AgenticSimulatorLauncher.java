@@ -53,7 +53,8 @@ public final class AgenticSimulatorLauncher implements PointLauncher {
         .filter(s -> !s.isBlank()).orElse(TraceSources.defaultLoader(point.row().modelPrefix())));
     TraceSources.Corpus corpus = TraceSources.load(source, System.getenv());
     log.println("traces: " + corpus.description());
-    SimConfig simConfig = SimConfig.builder().from(options.simulator()).blockSize(64).build();
+    SimConfig simConfig = SimConfig.builder().from(options.simulator()).blockSize(64)
+        .parallelism(io.infx.fleet.bench.BenchDriver.simParallelism(env.values())).build();
     Path results = workDir.resolve("results");
     Path artifacts = results.resolve("aiperf_artifacts");
     try (SimServer sim = SimServer.start(simConfig)) {

@@ -1,0 +1,221 @@
+package io.infx.store;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.infx.core.json.Json;
+import io.infx.store.internal.Database;
+import io.infx.store.internal.Ingestor;
+import io.infx.store.internal.LatestView;
+import io.infx.store.internal.Verifier;
+import java.nio.file.Path;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Consumer;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.statement.Query;
+
+/**
+ * A results store: benchmark points, run stats, evals and changelog entries ingested from infx run
+ * directories or InferenceX artifact directories, mapped exactly as InferenceX-app maps them, with
+ * a latest view and history. Embedded single file by default, PostgreSQL at scale; the same
+ * migrations (Flyway) and behaviour on both.
+ *
+ * <pre>{@code
+ * try (ResultStore store = ResultStore.open(StoreLocation.parse("results.mv.db"))) {
+ *   IngestReport r = store.ingest(Path.of("runs/2026-12-01"), IngestOptions.defaults());
+ *   List<LatestPoint> pts = store.latestPoints(PointQuery.model("dsr1").islOsl(1024, 1024));
+ * }
+ * }</pre>
+ *
+ * <p>Thread-safe: ingests are serialized by a lock row in the database (across processes too on
+ * PostgreSQL; an embedded file serves one process at a time). Queries never block ingests' readers.
+ */
+public final class ResultStore implements AutoCloseable {
+
+  private final StoreLocation location;
+  private final Database db;
+  private final Ingestor ingestor;
+
+  private ResultStore(StoreLocation location, Database db) {
+    this.location = location;
+    this.db = db;
+    this.ingestor = new Ingestor(db);
+  }
+
+  /**
+   * Opens a store, creating an embedded file when missing, and migrates it to the current schema.
+   *
+   * @throws StoreException when the database cannot be reached, the embedded file is in use by
+   *     another process, or a migration fails
+   */
+  public static ResultStore open(StoreLocation location) {
+    Objects.requireNonNull(location, "location");
+    if (location.isEmbedded()) {
+      try {
+        java.nio.file.Files.createDirectories(location.file().getParent());
+      } catch (java.io.IOException e) {
+        throw new StoreException("cannot create " + location.file().getParent() + ": " + e.getMessage(), e);
+      }
+    }
+    return new ResultStore(location, Database.open(location.jdbcUrl(), location.toString()));
+  }
+
+  public StoreLocation location() {
+    return location;
+  }
+
+  /** The applied schema version. */
+  public String schemaVersion() {
+    return db.schemaVersion();
+  }
+
+  /**
+   * Ingests one run directory (or one JSON file of rows) in one transaction; re-ingesting the same
+   * input changes nothing and reports every row as duplicate.
+   *
+   * @throws StoreException for unreadable or empty input, simulated rows without
+   *     {@link IngestOptions#allowSimulated}, or a failed write (rolled back)
+   */
+  public IngestReport ingest(Path path, IngestOptions options) {
+    return ingest(path, options, line -> { });
+  }
+
+  /** {@link #ingest(Path, IngestOptions)} with progress lines (read, written, committing). */
+  public IngestReport ingest(Path path, IngestOptions options, Consumer<String> progress) {
+    return ingestor.ingest(path, options, progress);
+  }
+
+  /** Rebuilds the whole latest view (ingest refreshes the curves it touches by itself). */
+  public void refreshLatest() {
+    db.jdbi().useTransaction(h -> {
+      h.createUpdate("update store_lock set ingests = ingests where id = 1").execute();
+      LatestView.refresh(h, null);
+    });
+  }
+
+  private static final String POINT_COLUMNS = "select c.*, br.benchmark_type, br.isl, br.osl, br.conc, br.offload_mode, "
+      + "br.recipe_fingerprint, br.image, br.metrics, br.simulated, br.server_engine, br.server_version, "
+      + "wr.date as run_date, wr.run_id, wr.html_url ";
+
+  /**
+   * The latest view's points for a model (DB key, e.g. {@code dsr1}) across all hardware, optionally
+   * narrowed by ISL/OSL, precision, hardware, framework and conc. Real rows only (simulated rows never
+   * enter the latest view). Ordered by hardware, framework, precision, config, ISL, OSL, conc.
+   */
+  public List<LatestPoint> latestPoints(PointQuery q) {
+    StringBuilder sql = new StringBuilder(POINT_COLUMNS)
+        .append("from latest_benchmarks lb join benchmark_results br on br.id = lb.benchmark_result_id ")
+        .append("join configs c on c.id = br.config_id join workflow_runs wr on wr.id = br.workflow_run_id ")
+        .append("where lb.model = :model");
+    appendFilters(sql, q);
+    sql.append(" order by c.hardware, c.framework, c.precision, c.id, br.isl_key, br.osl_key, br.conc, br.offload_mode, br.fingerprint_key");
+    try (Handle h = db.open()) {
+      Query query = h.createQuery(sql.toString()).bind("model", q.model());
+      bindFilters(query, q);
+      return query.map((rs, ctx) -> point(rs)).list();
+    }
+  }
+
+  /**
+   * A point's metric over every stored run (highest attempts; simulated rows included and flagged),
+   * oldest first: the rows matching the query, one entry per (run, config, ISL, OSL, conc).
+   *
+   * @param metric a metrics key, e.g. {@code tput_per_gpu}, {@code median_intvty}, {@code p99_ttft}
+   */
+  public List<HistoryEntry> history(PointQuery q, String metric) {
+    Objects.requireNonNull(metric, "metric");
+    StringBuilder sql = new StringBuilder(POINT_COLUMNS)
+        .append(", (select count(*) from latest_benchmarks lb where lb.benchmark_result_id = br.id) as latest ")
+        .append("from benchmark_results br join configs c on c.id = br.config_id ")
+        .append("join workflow_runs wr on wr.id = br.workflow_run_id ")
+        .append("where c.model = :model and br.error is null and wr.run_attempt = ")
+        .append("(select max(w2.run_attempt) from workflow_runs w2 where w2.run_id = wr.run_id)");
+    appendFilters(sql, q);
+    sql.append(" order by wr.date, wr.run_started_at, wr.id, c.hardware, c.framework, c.precision, c.id, br.isl_key, br.osl_key, br.conc");
+    try (Handle h = db.open()) {
+      Query query = h.createQuery(sql.toString()).bind("model", q.model());
+      bindFilters(query, q);
+      return query.map((rs, ctx) -> {
+        LatestPoint p = point(rs);
+        return new HistoryEntry(p.date(), p.runId(), p.config(), p.isl(), p.osl(), p.conc(), metric,
+            p.metric(metric).isPresent() ? p.metric(metric).getAsDouble() : null, p.simulated(), rs.getLong("latest") > 0);
+      }).list();
+    }
+  }
+
+  /** Every stored run (highest attempt of each run id), newest first. */
+  public List<RunSummary> runs() {
+    try (Handle h = db.open()) {
+      return h.createQuery("select wr.*, (select count(*) from benchmark_results br where br.workflow_run_id = wr.id) as b, "
+              + "(select count(*) from benchmark_results br where br.workflow_run_id = wr.id and br.simulated = true) as s, "
+              + "(select count(*) from eval_results er where er.workflow_run_id = wr.id) as e from workflow_runs wr "
+              + "where wr.run_attempt = (select max(w2.run_attempt) from workflow_runs w2 where w2.run_id = wr.run_id) "
+              + "order by wr.date desc, wr.run_started_at desc, wr.id desc")
+          .map((rs, ctx) -> new RunSummary(rs.getString("run_id"), rs.getInt("run_attempt"), rs.getString("source"),
+              rs.getObject("date", LocalDate.class), rs.getString("name"), rs.getString("html_url"),
+              rs.getBoolean("append_only"), rs.getLong("b"), rs.getLong("s"), rs.getLong("e")))
+          .list();
+    }
+  }
+
+  /** The deterministic verification report; {@link VerifyReport#passed()} applies the thresholds. */
+  public VerifyReport verify(VerifyThresholds thresholds) {
+    try (Handle h = db.open()) {
+      return Verifier.verify(h, thresholds);
+    }
+  }
+
+  private static void appendFilters(StringBuilder sql, PointQuery q) {
+    // Only fixed fragments are appended; every value is a bound parameter.
+    q.isl().ifPresent(x -> sql.append(" and br.isl = :isl"));
+    q.osl().ifPresent(x -> sql.append(" and br.osl = :osl"));
+    q.precision().ifPresent(x -> sql.append(" and c.precision = :precision"));
+    q.hardware().ifPresent(x -> sql.append(" and c.hardware = :hardware"));
+    q.framework().ifPresent(x -> sql.append(" and c.framework = :framework"));
+    q.conc().ifPresent(x -> sql.append(" and br.conc = :conc"));
+  }
+
+  private static void bindFilters(Query query, PointQuery q) {
+    q.isl().ifPresent(x -> query.bind("isl", x));
+    q.osl().ifPresent(x -> query.bind("osl", x));
+    q.precision().ifPresent(x -> query.bind("precision", x));
+    q.hardware().ifPresent(x -> query.bind("hardware", x));
+    q.framework().ifPresent(x -> query.bind("framework", x));
+    q.conc().ifPresent(x -> query.bind("conc", x));
+  }
+
+  private static LatestPoint point(ResultSet rs) throws SQLException {
+    JsonNode metrics;
+    try {
+      metrics = Json.mapper().readTree(rs.getString("metrics"));
+    } catch (JsonProcessingException e) {
+      throw new StoreException("stored metrics are not JSON: " + e.getOriginalMessage(), e);
+    }
+    return new LatestPoint(Ingestor.fromRow(rs), rs.getString("benchmark_type"), (Integer) rs.getObject("isl", Integer.class),
+        rs.getObject("osl", Integer.class), rs.getInt("conc"), rs.getString("offload_mode"),
+        rs.getString("recipe_fingerprint"), rs.getString("image"), rs.getObject("run_date", LocalDate.class),
+        rs.getString("run_id"), rs.getString("html_url"), metrics, rs.getBoolean("simulated"),
+        rs.getString("server_engine"), rs.getString("server_version"));
+  }
+
+  /** Lists rows of one table for tests and tools: never used with input-derived table names. */
+  List<Map<String, Object>> rowsOf(String table) {
+    if (!List.of("configs", "workflow_runs", "benchmark_results", "latest_benchmarks", "run_stats", "eval_results",
+        "eval_samples", "changelog_entries", "availability").contains(table)) {
+      throw new IllegalArgumentException("unknown table " + table);
+    }
+    try (Handle h = db.open()) {
+      return new ArrayList<>(h.createQuery("select * from " + table).mapToMap().list());
+    }
+  }
+
+  @Override
+  public void close() {
+    db.close();
+  }
+}

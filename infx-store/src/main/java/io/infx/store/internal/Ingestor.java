@@ -1,0 +1,661 @@
+package io.infx.store.internal;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.infx.core.json.Json;
+import io.infx.store.IngestOptions;
+import io.infx.store.IngestReport;
+import io.infx.store.StoreException;
+import io.infx.store.mapping.BenchmarkMapper;
+import io.infx.store.mapping.BenchmarkParams;
+import io.infx.store.mapping.ConfigParams;
+import io.infx.store.mapping.EvalMapper;
+import io.infx.store.mapping.EvalParams;
+import io.infx.store.mapping.Normalizers;
+import io.infx.store.mapping.RunStats;
+import io.infx.store.mapping.SkipTracker;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.time.LocalDate;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Consumer;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.statement.PreparedBatch;
+
+/**
+ * Ingests one run directory in one transaction (the reference's {@code ingest-ci-run.ts} stages 3-10
+ * for one run): map everything first, then under the store lock upsert the run, configs,
+ * benchmark rows (natural key, last occurrence in the batch wins), run stats, evals and samples,
+ * changelog entries and availability, and refresh the latest view of the curves it touched. A
+ * failure or a killed process leaves the store as it was.
+ */
+public final class Ingestor {
+
+  /** Keys infx adds to aggregate rows for provenance; kept out of the reference's metrics. */
+  static final List<String> PROVENANCE_KEYS =
+      List.of("simulated", "server_engine", "server_version", "client_version", "client_overhead");
+
+  /** The charted metrics stored as typed columns besides the metrics JSON. */
+  static final List<String> TYPED_METRICS = List.of("tput_per_gpu", "output_tput_per_gpu", "input_tput_per_gpu",
+      "median_ttft", "p99_ttft", "median_tpot", "median_e2el", "median_intvty");
+
+  private final Database db;
+
+  public Ingestor(Database db) {
+    this.db = db;
+  }
+
+  /** Provenance infx records per result. */
+  record Provenance(boolean simulated, String serverEngine, String serverVersion, String clientVersion,
+      String clientOverhead) {}
+
+  record Mapped(BenchmarkParams params, Provenance provenance, String file) {}
+
+  /** Natural key of a benchmark row within a run. */
+  record PointKey(long configId, String type, int islKey, int oslKey, long conc, String offload, String fingerprint) {}
+
+  /**
+   * Ingests one directory.
+   *
+   * @param progress receives short progress lines (tests use it to stop a process mid-transaction)
+   * @throws StoreException for unreadable input, refused simulated rows, or a failed write (rolled back)
+   */
+  public IngestReport ingest(Path path, IngestOptions options, Consumer<String> progress) {
+    RunArtifacts a = RunArtifacts.read(path);
+    List<String> errorLines = new ArrayList<>();
+    SkipTracker tracker = new SkipTracker(errorLines::add);
+    String runId = options.runId().orElseGet(() -> workflowText(a.workflowRun, "id", "run_id").orElseGet(a::contentRunId));
+    int attempt = options.runAttempt().orElseGet(() -> workflowInt(a.workflowRun, "run_attempt").orElse(1));
+
+    List<Mapped> mapped = new ArrayList<>();
+    List<String> simulatedFiles = new ArrayList<>();
+    for (RunArtifacts.BenchmarkInput in : a.benchmarks) {
+      JsonNode row = in.row();
+      if (!Normalizers.hasSupportedResultSchemaVersion(row)) {
+        tracker.inc(SkipTracker.Skip.unsupportedVersion);
+        continue;
+      }
+      Provenance prov = provenance(row);
+      ObjectNode stripped = ((ObjectNode) row).deepCopy();
+      PROVENANCE_KEYS.forEach(stripped::remove);
+      Optional<BenchmarkParams> p = BenchmarkMapper.map(stripped, tracker, in.islOslFallback(), runId);
+      if (p.isPresent()) {
+        if (prov.simulated()) {
+          simulatedFiles.add(in.file());
+        }
+        mapped.add(new Mapped(p.get(), prov, in.file()));
+      }
+    }
+    if (!simulatedFiles.isEmpty() && !options.allowSimulated()) {
+      throw new StoreException(path + ": " + simulatedFiles.size() + " simulated row(s) (first in "
+          + simulatedFiles.get(0) + "); simulated results are refused by default — pass --allow-simulated "
+          + "to store them flagged (they never enter the latest view of real rows)");
+    }
+    List<EvalParams> evalRows = new ArrayList<>();
+    Map<EvalParams, List<RunArtifacts.SampleFile>> evalSamples = new HashMap<>();
+    for (JsonNode r : a.aggEvalRows) {
+      EvalMapper.mapAggEvalRow(r, tracker).ifPresent(evalRows::add);
+    }
+    for (RunArtifacts.EvalInput e : a.evals) {
+      for (EvalParams p : EvalMapper.mapEvalRow(e.meta(), e.results(), tracker)) {
+        evalRows.add(p);
+        evalSamples.put(p, e.samples());
+      }
+    }
+    List<RunStats> stats = new ArrayList<>();
+    for (JsonNode s : a.runStats) {
+      stats.addAll(RunStats.map(s, tracker));
+    }
+    boolean appendOnly = false;
+    for (JsonNode c : a.changelogs) {
+      appendOnly |= truthy(c.get("append_only")) || truthy(c.get("append-only"));
+      for (JsonNode e : c.path("entries")) {
+        appendOnly |= truthy(e.get("append_only")) || truthy(e.get("append-only"));
+      }
+    }
+    LocalDate date = options.date()
+        .or(() -> workflowText(a.workflowRun, "created_at", "run_started_at").flatMap(Ingestor::parseDate))
+        .orElseGet(a::newestFileDate);
+    progress.accept("mapped " + mapped.size() + " benchmark row(s), " + evalRows.size() + " eval row(s) from " + path);
+
+    final boolean appendOnlyRun = appendOnly;
+    Counts counts = inTransaction(h -> write(h, a, runId, attempt, date, appendOnlyRun, mapped, evalRows, evalSamples,
+        stats, tracker, progress));
+    errorLines.forEach(System.err::println);
+    Map<String, Long> skips = new LinkedHashMap<>();
+    tracker.skips().forEach((k, v) -> {
+      if (v != 0 && k != SkipTracker.Skip.telemetryError) {
+        skips.put(k.name(), v);
+      }
+    });
+    return new IngestReport(path.toString(), runId, attempt, date, counts.newRun, counts.inserted, counts.duplicate,
+        counts.updated, counts.simulated, counts.runStats, counts.evalsInserted, counts.evalsDuplicate,
+        counts.samples, counts.changelog, skips, List.copyOf(tracker.unmappedModels()),
+        List.copyOf(tracker.unmappedHws()), List.copyOf(tracker.unmappedPrecisions()), a.ignoredFiles);
+  }
+
+  private static boolean truthy(JsonNode n) {
+    return n != null && (n.asBoolean(false) || "true".equalsIgnoreCase(n.asText()));
+  }
+
+  private static final class Counts {
+    boolean newRun;
+    long inserted;
+    long duplicate;
+    long updated;
+    long simulated;
+    long runStats;
+    long evalsInserted;
+    long evalsDuplicate;
+    long samples;
+    long changelog;
+  }
+
+  @FunctionalInterface
+  interface TxBody<T> {
+    T run(Handle h) throws Exception;
+  }
+
+  /** Runs a body in one transaction, retrying a serialization failure or deadlock up to 3 times. */
+  <T> T inTransaction(TxBody<T> body) {
+    for (int attempt = 1; ; attempt++) {
+      try (Handle h = db.open()) {
+        h.begin();
+        try {
+          T t = body.run(h);
+          h.commit();
+          return t;
+        } catch (Exception e) {
+          try {
+            h.rollback();
+          } catch (RuntimeException ignored) {
+            // the connection is gone: the database discards the transaction itself
+          }
+          throw e;
+        }
+      } catch (StoreException e) {
+        throw e;
+      } catch (Exception e) {
+        if (attempt < 3 && retryable(e)) {
+          continue;
+        }
+        throw new StoreException("ingest into " + db.shown() + " failed and was rolled back: " + rootMessage(e), e);
+      }
+    }
+  }
+
+  private static boolean retryable(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof SQLException s && s.getSQLState() != null
+          && (s.getSQLState().startsWith("40") || s.getSQLState().equals("23505") || s.getSQLState().equals("HYT00"))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  static String rootMessage(Throwable e) {
+    Throwable t = e;
+    while (t.getCause() != null && t.getCause() != t) {
+      t = t.getCause();
+    }
+    return t.getMessage() == null ? t.toString() : t.getMessage();
+  }
+
+  private Counts write(Handle h, RunArtifacts a, String runId, int attempt, LocalDate date, boolean appendOnly,
+      List<Mapped> mapped, List<EvalParams> evalRows, Map<EvalParams, List<RunArtifacts.SampleFile>> evalSamples,
+      List<RunStats> stats, SkipTracker tracker, Consumer<String> progress) throws JsonProcessingException {
+    Counts c = new Counts();
+    // One writer at a time: the row lock on store_lock serializes ingests across threads and
+    // processes; every statement after it sees everything committed before.
+    h.createUpdate("update store_lock set ingests = ingests + 1 where id = 1").execute();
+
+    Optional<Long> existingRun = h.createQuery("select id from workflow_runs where run_id = :r and run_attempt = :a")
+        .bind("r", runId).bind("a", attempt).mapTo(Long.class).findOne();
+    long runDbId;
+    if (existingRun.isPresent()) {
+      runDbId = existingRun.get();
+    } else {
+      c.newRun = true;
+      JsonNode wf = a.workflowRun;
+      runDbId = h.createUpdate("insert into workflow_runs (run_id, run_attempt, source, name, status, conclusion, "
+              + "head_sha, head_branch, html_url, created_at, run_started_at, date, append_only, skips) values "
+              + "(:run_id, :attempt, :source, :name, :status, :conclusion, :head_sha, :head_branch, :url, :created, "
+              + ":started, :date, :append_only, :skips)")
+          .bind("run_id", runId).bind("attempt", attempt).bind("source", a.source)
+          .bind("name", workflowText(wf, "name").orElse(null))
+          .bind("status", workflowText(wf, "status").orElse(null))
+          .bind("conclusion", workflowText(wf, "conclusion").orElse(null))
+          .bind("head_sha", workflowText(wf, "head_sha").orElse(null))
+          .bind("head_branch", workflowText(wf, "head_branch").orElse(null))
+          .bind("url", workflowText(wf, "html_url").orElse(null))
+          .bind("created", workflowText(wf, "created_at").flatMap(Ingestor::parseTime).orElse(null))
+          .bind("started", workflowText(wf, "run_started_at").flatMap(Ingestor::parseTime).orElse(null))
+          .bind("date", date).bind("append_only", appendOnly)
+          .bind("skips", skipsJson(tracker))
+          .executeAndReturnGeneratedKeys("id").mapTo(Long.class).one();
+    }
+
+    ConfigIds configs = new ConfigIds(h);
+    // Benchmark rows: deduplicate within the batch (last occurrence wins), then insert-or-compare.
+    Map<PointKey, Mapped> batch = new LinkedHashMap<>();
+    for (Mapped m : mapped) {
+      BenchmarkParams p = m.params();
+      long configId = configs.idOf(p.config());
+      batch.put(new PointKey(configId, p.benchmarkType(), key(p.isl()), key(p.osl()), p.conc(), p.offloadMode(),
+          p.recipeFingerprint() == null ? "" : p.recipeFingerprint()), m);
+    }
+    Map<PointKey, StoredRow> existing = new HashMap<>();
+    h.createQuery("select id, config_id, benchmark_type, isl_key, osl_key, conc, offload_mode, fingerprint_key, "
+            + "metrics, image, workers, power_invalid_reasons, power_audit, simulated, server_engine, server_version, "
+            + "client_version, client_overhead from benchmark_results where workflow_run_id = :run")
+        .bind("run", runDbId)
+        .map((rs, ctx) -> new StoredRow(rs.getLong("id"),
+            new PointKey(rs.getLong("config_id"), rs.getString("benchmark_type"), rs.getInt("isl_key"),
+                rs.getInt("osl_key"), rs.getLong("conc"), rs.getString("offload_mode"), rs.getString("fingerprint_key")),
+            new RowContent(rs.getString("metrics"), rs.getString("image"), rs.getString("workers"),
+                rs.getString("power_invalid_reasons"), rs.getString("power_audit"), rs.getBoolean("simulated"),
+                rs.getString("server_engine"), rs.getString("server_version"), rs.getString("client_version"),
+                rs.getString("client_overhead"))))
+        .forEach(r -> existing.put(r.key(), r));
+
+    Set<String> touchedCurves = new LinkedHashSet<>();
+    Set<List<Object>> availability = new LinkedHashSet<>();
+    PreparedBatch insert = h.prepareBatch("insert into benchmark_results (workflow_run_id, config_id, benchmark_type, "
+        + "date, isl, osl, conc, isl_key, osl_key, image, metrics, error, offload_mode, recipe_fingerprint, "
+        + "fingerprint_key, workers, power_invalid_reasons, power_audit, curve_key, tput_per_gpu, output_tput_per_gpu, "
+        + "input_tput_per_gpu, median_ttft, p99_ttft, median_tpot, median_e2el, median_intvty, client_version, "
+        + "server_engine, server_version, simulated, client_overhead) values (:run, :config, :type, :date, :isl, :osl, "
+        + ":conc, :isl_key, :osl_key, :image, :metrics, null, :offload, :fingerprint, :fingerprint_key, :workers, "
+        + ":reasons, :audit, :curve, :tput_per_gpu, :output_tput_per_gpu, :input_tput_per_gpu, :median_ttft, "
+        + ":p99_ttft, :median_tpot, :median_e2el, :median_intvty, :client_version, :server_engine, :server_version, "
+        + ":simulated, :client_overhead)");
+    for (Map.Entry<PointKey, Mapped> e : batch.entrySet()) {
+      PointKey k = e.getKey();
+      Mapped m = e.getValue();
+      BenchmarkParams p = m.params();
+      String curve = curveKey(p);
+      touchedCurves.add(curve);
+      if (m.provenance().simulated()) {
+        c.simulated++;
+      } else {
+        ConfigParams cfg = p.config();
+        availability.add(List.of(cfg.model(), k.islKey(), k.oslKey(), cfg.precision(), cfg.hardware(), cfg.framework(),
+            cfg.specMethod(), cfg.disagg(), p.benchmarkType()));
+      }
+      StoredRow old = existing.get(k);
+      RowContent fresh = content(p, m.provenance());
+      if (old != null) {
+        c.duplicate++;
+        RowContent merged = fresh.keepingServerLogValue(old.content());
+        if (!merged.equals(old.content())) {
+          c.updated++;
+          h.createUpdate("update benchmark_results set metrics = :metrics, image = :image, workers = :workers, "
+                  + "power_invalid_reasons = :reasons, power_audit = :audit, simulated = :simulated, "
+                  + "server_engine = :server_engine, server_version = :server_version, client_version = :client_version, "
+                  + "client_overhead = :client_overhead, tput_per_gpu = :tput_per_gpu, output_tput_per_gpu = :output_tput_per_gpu, "
+                  + "input_tput_per_gpu = :input_tput_per_gpu, median_ttft = :median_ttft, p99_ttft = :p99_ttft, "
+                  + "median_tpot = :median_tpot, median_e2el = :median_e2el, median_intvty = :median_intvty where id = :id")
+              .bind("id", old.id()).bind("metrics", merged.metrics()).bind("image", merged.image())
+              .bind("workers", merged.workers()).bind("reasons", merged.reasons()).bind("audit", merged.audit())
+              .bind("simulated", merged.simulated()).bind("server_engine", merged.serverEngine())
+              .bind("server_version", merged.serverVersion()).bind("client_version", merged.clientVersion())
+              .bind("client_overhead", merged.clientOverhead())
+              .bindMap(typedMetrics(Json.mapper().readTree(merged.metrics())))
+              .execute();
+        }
+        continue;
+      }
+      c.inserted++;
+      insert.bind("run", runDbId).bind("config", k.configId()).bind("type", p.benchmarkType()).bind("date", date)
+          .bind("isl", toInt(p.isl())).bind("osl", toInt(p.osl())).bind("conc", Math.toIntExact(p.conc()))
+          .bind("isl_key", k.islKey()).bind("osl_key", k.oslKey()).bind("image", fresh.image())
+          .bind("metrics", fresh.metrics()).bind("offload", p.offloadMode()).bind("fingerprint", p.recipeFingerprint())
+          .bind("fingerprint_key", k.fingerprint()).bind("workers", fresh.workers()).bind("reasons", fresh.reasons())
+          .bind("audit", fresh.audit()).bind("curve", curve).bindMap(typedMetrics(p.metrics()))
+          .bind("client_version", fresh.clientVersion()).bind("server_engine", fresh.serverEngine())
+          .bind("server_version", fresh.serverVersion()).bind("simulated", fresh.simulated())
+          .bind("client_overhead", fresh.clientOverhead())
+          .add();
+      if (insert.size() >= 2000) {
+        insert.execute();
+      }
+    }
+    if (insert.size() > 0) {
+      insert.execute();
+    }
+    progress.accept("benchmark rows written: " + c.inserted + " new, " + c.duplicate + " duplicate");
+
+    // Run stats, upserted per (run, hardware); last occurrence wins.
+    Map<String, RunStats> statsByHw = new LinkedHashMap<>();
+    stats.forEach(s -> statsByHw.put(s.hardware(), s));
+    for (RunStats s : statsByHw.values()) {
+      int n = (int) s.nSuccess();
+      int t = (int) s.total();
+      Optional<int[]> old = h.createQuery("select n_success, total from run_stats where workflow_run_id = :run and hardware = :hw")
+          .bind("run", runDbId).bind("hw", s.hardware()).map((rs, ctx) -> new int[] {rs.getInt(1), rs.getInt(2)}).findOne();
+      if (old.isEmpty()) {
+        h.createUpdate("insert into run_stats (workflow_run_id, date, hardware, n_success, total) values (:run, :date, :hw, :n, :t)")
+            .bind("run", runDbId).bind("date", date).bind("hw", s.hardware()).bind("n", n).bind("t", t).execute();
+        c.runStats++;
+      } else if (old.get()[0] != n || old.get()[1] != t) {
+        h.createUpdate("update run_stats set n_success = :n, total = :t where workflow_run_id = :run and hardware = :hw")
+            .bind("run", runDbId).bind("hw", s.hardware()).bind("n", n).bind("t", t).execute();
+        c.runStats++;
+      }
+    }
+
+    writeEvals(h, runDbId, date, evalRows, evalSamples, configs, c);
+    writeChangelog(h, runDbId, date, a.changelogs, appendOnly, c);
+
+    for (List<Object> av : availability) {
+      boolean present = h.createQuery("select count(*) from availability where model = :m and isl_key = :i and osl_key = :o "
+              + "and precision = :p and hardware = :hw and framework = :f and spec_method = :s and disagg = :d "
+              + "and benchmark_type = :t and date = :date")
+          .bind("m", av.get(0)).bind("i", av.get(1)).bind("o", av.get(2)).bind("p", av.get(3)).bind("hw", av.get(4))
+          .bind("f", av.get(5)).bind("s", av.get(6)).bind("d", av.get(7)).bind("t", av.get(8)).bind("date", date)
+          .mapTo(Long.class).one() > 0;
+      if (!present) {
+        h.createUpdate("insert into availability (model, isl_key, osl_key, precision, hardware, framework, spec_method, "
+                + "disagg, benchmark_type, date) values (:m, :i, :o, :p, :hw, :f, :s, :d, :t, :date)")
+            .bind("m", av.get(0)).bind("i", av.get(1)).bind("o", av.get(2)).bind("p", av.get(3)).bind("hw", av.get(4))
+            .bind("f", av.get(5)).bind("s", av.get(6)).bind("d", av.get(7)).bind("t", av.get(8)).bind("date", date)
+            .execute();
+      }
+    }
+
+    if (c.inserted > 0 || c.updated > 0) {
+      // Another attempt of the same run loses or regains visibility: refresh its curves too.
+      touchedCurves.addAll(h.createQuery("select distinct br.curve_key from benchmark_results br join workflow_runs wr "
+              + "on wr.id = br.workflow_run_id where wr.run_id = :r and wr.run_attempt <> :a")
+          .bind("r", runId).bind("a", attempt).mapTo(String.class).list());
+      LatestView.refresh(h, touchedCurves);
+    }
+    progress.accept("latest view refreshed; committing");
+    return c;
+  }
+
+  private void writeEvals(Handle h, long runDbId, LocalDate date, List<EvalParams> evalRows,
+      Map<EvalParams, List<RunArtifacts.SampleFile>> evalSamples, ConfigIds configs, Counts c)
+      throws JsonProcessingException {
+    for (EvalParams e : evalRows) {
+      long configId = configs.idOf(e.config());
+      int islKey = key(e.isl());
+      int oslKey = key(e.osl());
+      int concKey = key(e.conc());
+      String metrics = Json.compact().writeValueAsString(e.metrics());
+      Optional<Map.Entry<Long, String>> old = h.createQuery("select id, metrics from eval_results where workflow_run_id = :run "
+              + "and config_id = :cfg and task = :task and isl_key = :i and osl_key = :o and conc_key = :k")
+          .bind("run", runDbId).bind("cfg", configId).bind("task", e.task()).bind("i", islKey).bind("o", oslKey)
+          .bind("k", concKey).map((rs, ctx) -> Map.entry(rs.getLong(1), rs.getString(2))).findOne();
+      long evalId;
+      if (old.isPresent()) {
+        c.evalsDuplicate++;
+        evalId = old.get().getKey();
+        if (!old.get().getValue().equals(metrics)) {
+          h.createUpdate("update eval_results set metrics = :m where id = :id").bind("m", metrics).bind("id", evalId).execute();
+        }
+      } else {
+        c.evalsInserted++;
+        evalId = h.createUpdate("insert into eval_results (workflow_run_id, config_id, task, date, isl, osl, conc, isl_key, "
+                + "osl_key, conc_key, lm_eval_version, metrics) values (:run, :cfg, :task, :date, :isl, :osl, :conc, :i, :o, "
+                + ":k, :v, :m)")
+            .bind("run", runDbId).bind("cfg", configId).bind("task", e.task()).bind("date", date)
+            .bind("isl", toInt(e.isl())).bind("osl", toInt(e.osl())).bind("conc", toInt(e.conc())).bind("i", islKey)
+            .bind("o", oslKey).bind("k", concKey).bind("v", e.lmEvalVersion()).bind("m", metrics)
+            .executeAndReturnGeneratedKeys("id").mapTo(Long.class).one();
+      }
+      for (RunArtifacts.SampleFile sf : evalSamples.getOrDefault(e, List.of())) {
+        if (!sf.task().equalsIgnoreCase(e.task())) {
+          continue;
+        }
+        Set<String> have = new java.util.HashSet<>(h.createQuery("select doc_id from eval_samples where eval_result_id = :id")
+            .bind("id", evalId).mapTo(String.class).list());
+        for (JsonNode s : sf.lines()) {
+          JsonNode doc = s.get("doc_id");
+          if (doc == null || doc.isNull()) {
+            continue;
+          }
+          String docId = doc.asText();
+          if (have.add(docId)) {
+            h.createUpdate("insert into eval_samples (eval_result_id, doc_id, sample) values (:id, :doc, :s)")
+                .bind("id", evalId).bind("doc", docId).bind("s", Json.compact().writeValueAsString(s)).execute();
+            c.samples++;
+          }
+        }
+      }
+    }
+  }
+
+  private void writeChangelog(Handle h, long runDbId, LocalDate date, List<JsonNode> changelogs, boolean appendOnly,
+      Counts c) throws JsonProcessingException {
+    for (JsonNode cl : changelogs) {
+      String base = cl.path("base_ref").asText("");
+      String head = cl.path("head_ref").asText("");
+      ArrayNode keys = JsonNodeFactory.instance.arrayNode();
+      List<String> descriptions = new ArrayList<>();
+      String pr = null;
+      for (JsonNode e : cl.path("entries")) {
+        for (JsonNode k : e.has("config-keys") ? e.get("config-keys") : e.path("config_keys")) {
+          keys.add(k.asText());
+        }
+        JsonNode d = e.get("description");
+        if (d != null) {
+          if (d.isArray()) {
+            d.forEach(x -> descriptions.add(x.asText()));
+          } else {
+            descriptions.add(d.asText());
+          }
+        }
+        JsonNode link = e.has("pr-link") ? e.get("pr-link") : e.get("pr_link");
+        if (pr == null && link != null && !link.isNull()) {
+          pr = link.asText();
+        }
+      }
+      boolean present = h.createQuery("select count(*) from changelog_entries where workflow_run_id = :run and base_ref = :b and head_ref = :hd")
+          .bind("run", runDbId).bind("b", base).bind("hd", head).mapTo(Long.class).one() > 0;
+      if (!present) {
+        h.createUpdate("insert into changelog_entries (workflow_run_id, date, base_ref, head_ref, config_keys, description, "
+                + "pr_link, append_only) values (:run, :date, :b, :hd, :k, :d, :pr, :ao)")
+            .bind("run", runDbId).bind("date", date).bind("b", base).bind("hd", head)
+            .bind("k", Json.compact().writeValueAsString(keys)).bind("d", String.join("\n", descriptions))
+            .bind("pr", pr).bind("ao", appendOnly).execute();
+        c.changelog++;
+      }
+    }
+  }
+
+  /** Content of a stored row that a re-ingest compares. */
+  record RowContent(String metrics, String image, String workers, String reasons, String audit, boolean simulated,
+      String serverEngine, String serverVersion, String clientVersion, String clientOverhead) {
+
+    /**
+     * The reference keeps a server-log-derived {@code kv_cache_pool_tokens} when new metrics lack it.
+     */
+    RowContent keepingServerLogValue(RowContent old) throws JsonProcessingException {
+      ObjectNode fresh = (ObjectNode) Json.mapper().readTree(metrics);
+      JsonNode kept = Json.mapper().readTree(old.metrics()).get("kv_cache_pool_tokens");
+      if (kept == null || fresh.has("kv_cache_pool_tokens")) {
+        return this;
+      }
+      fresh.set("kv_cache_pool_tokens", kept);
+      return new RowContent(Json.compact().writeValueAsString(fresh), image, workers, reasons, audit, simulated,
+          serverEngine, serverVersion, clientVersion, clientOverhead);
+    }
+  }
+
+  record StoredRow(long id, PointKey key, RowContent content) {}
+
+  private static RowContent content(BenchmarkParams p, Provenance prov) throws JsonProcessingException {
+    var w = Json.compact();
+    return new RowContent(w.writeValueAsString(p.metrics()), p.image(),
+        p.workers() == null ? null : w.writeValueAsString(p.workers()),
+        p.powerInvalidReasons() == null ? null : w.writeValueAsString(p.powerInvalidReasons()),
+        p.powerAudit() == null ? null : w.writeValueAsString(p.powerAudit()),
+        prov.simulated(), prov.serverEngine(), prov.serverVersion(), prov.clientVersion(), prov.clientOverhead());
+  }
+
+  static Map<String, Object> typedMetrics(JsonNode metrics) {
+    Map<String, Object> m = new HashMap<>();
+    for (String k : TYPED_METRICS) {
+      JsonNode v = metrics.get(k);
+      m.put(k, v != null && v.isNumber() && Double.isFinite(v.doubleValue()) ? v.doubleValue() : null);
+    }
+    return m;
+  }
+
+  static Provenance provenance(JsonNode row) {
+    JsonNode sim = row.get("simulated");
+    boolean simulated = sim != null && (sim.asBoolean(false) || "true".equalsIgnoreCase(sim.asText()));
+    String overhead = null;
+    JsonNode o = row.get("client_overhead");
+    if (o != null && !o.isNull()) {
+      try {
+        overhead = Json.compact().writeValueAsString(o);
+      } catch (JsonProcessingException e) {
+        throw new IllegalStateException(e);
+      }
+    }
+    return new Provenance(simulated, text(row, "server_engine"), text(row, "server_version"), text(row, "client_version"), overhead);
+  }
+
+  private static String text(JsonNode row, String key) {
+    JsonNode v = row.get(key);
+    return v == null || v.isNull() ? null : v.asText();
+  }
+
+  /** The curve a point belongs to (migration 014's benchmark_curve_scope), as a JSON array. */
+  static String curveKey(BenchmarkParams p) {
+    ConfigParams c = p.config();
+    boolean agentic = p.benchmarkType().equals(BenchmarkParams.AGENTIC_TRACES);
+    ArrayNode a = JsonNodeFactory.instance.arrayNode();
+    a.add(c.model()).add(c.hardware()).add(c.framework()).add(c.precision()).add(p.benchmarkType());
+    if (p.isl() == null) {
+      a.addNull();
+    } else {
+      a.add(p.isl());
+    }
+    if (p.osl() == null) {
+      a.addNull();
+    } else {
+      a.add(p.osl());
+    }
+    a.add(agentic ? "" : c.specMethod()).add(!agentic && c.disagg()).add(agentic ? "" : p.offloadMode());
+    return a.toString();
+  }
+
+  private static int key(Long v) {
+    return v == null ? 0 : Math.toIntExact(v);
+  }
+
+  private static Integer toInt(Long v) {
+    return v == null ? null : Math.toIntExact(v);
+  }
+
+  private static String skipsJson(SkipTracker t) {
+    ObjectNode o = JsonNodeFactory.instance.objectNode();
+    ObjectNode s = o.putObject("skips");
+    t.skips().forEach((k, v) -> {
+      if (v != 0) {
+        s.put(k.name(), v);
+      }
+    });
+    ObjectNode u = o.putObject("unmapped");
+    ArrayNode models = u.putArray("models");
+    t.unmappedModels().forEach(models::add);
+    ArrayNode hw = u.putArray("hardware");
+    t.unmappedHws().forEach(hw::add);
+    ArrayNode pr = u.putArray("precisions");
+    t.unmappedPrecisions().forEach(pr::add);
+    u.putArray("datasets");
+    return o.toString();
+  }
+
+  static Optional<String> workflowText(JsonNode wf, String... keys) {
+    if (wf == null) {
+      return Optional.empty();
+    }
+    for (String k : keys) {
+      JsonNode v = wf.get(k);
+      if (v != null && !v.isNull() && !v.asText().isEmpty()) {
+        return Optional.of(v.asText());
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static Optional<Integer> workflowInt(JsonNode wf, String key) {
+    return workflowText(wf, key).map(Integer::parseInt);
+  }
+
+  private static Optional<LocalDate> parseDate(String s) {
+    try {
+      return Optional.of(s.length() >= 10 ? LocalDate.parse(s.substring(0, 10)) : LocalDate.parse(s));
+    } catch (RuntimeException e) {
+      return Optional.empty();
+    }
+  }
+
+  private static Optional<OffsetDateTime> parseTime(String s) {
+    try {
+      return Optional.of(OffsetDateTime.parse(s));
+    } catch (RuntimeException e) {
+      return Optional.empty();
+    }
+  }
+
+  /** Config ids by natural key, loaded once per transaction; new configs are inserted. */
+  static final class ConfigIds {
+    private final Handle h;
+    private final Map<String, Long> ids = new HashMap<>();
+
+    ConfigIds(Handle h) {
+      this.h = h;
+      h.createQuery("select * from configs").map((rs, ctx) -> Map.entry(fromRow(rs).cacheKey(), rs.getLong("id")))
+          .forEach(e -> ids.put(e.getKey(), e.getValue()));
+    }
+
+    long idOf(ConfigParams c) {
+      Long id = ids.get(c.cacheKey());
+      if (id != null) {
+        return id;
+      }
+      long created = h.createUpdate("insert into configs (hardware, framework, model, precision, spec_method, disagg, "
+              + "is_multinode, prefill_tp, prefill_ep, prefill_dp_attention, prefill_num_workers, decode_tp, decode_ep, "
+              + "decode_dp_attention, decode_num_workers, num_prefill_gpu, num_decode_gpu) values (:hardware, :framework, "
+              + ":model, :precision, :spec, :disagg, :multinode, :ptp, :pep, :pdp, :pw, :dtp, :dep, :ddp, :dw, :pg, :dg)")
+          .bind("hardware", c.hardware()).bind("framework", c.framework()).bind("model", c.model())
+          .bind("precision", c.precision()).bind("spec", c.specMethod()).bind("disagg", c.disagg())
+          .bind("multinode", c.isMultinode()).bind("ptp", Math.toIntExact(c.prefillTp()))
+          .bind("pep", Math.toIntExact(c.prefillEp())).bind("pdp", c.prefillDpAttn())
+          .bind("pw", Math.toIntExact(c.prefillNumWorkers())).bind("dtp", Math.toIntExact(c.decodeTp()))
+          .bind("dep", Math.toIntExact(c.decodeEp())).bind("ddp", c.decodeDpAttn())
+          .bind("dw", Math.toIntExact(c.decodeNumWorkers())).bind("pg", Math.toIntExact(c.numPrefillGpu()))
+          .bind("dg", Math.toIntExact(c.numDecodeGpu()))
+          .executeAndReturnGeneratedKeys("id").mapTo(Long.class).one();
+      ids.put(c.cacheKey(), created);
+      return created;
+    }
+  }
+
+  /** A {@code configs} row as {@link ConfigParams}. */
+  public static ConfigParams fromRow(java.sql.ResultSet rs) throws SQLException {
+    return new ConfigParams(rs.getString("hardware"), rs.getString("framework"), rs.getString("model"),
+        rs.getString("precision"), rs.getString("spec_method"), rs.getBoolean("disagg"), rs.getBoolean("is_multinode"),
+        rs.getInt("prefill_tp"), rs.getInt("prefill_ep"), rs.getBoolean("prefill_dp_attention"),
+        rs.getInt("prefill_num_workers"), rs.getInt("decode_tp"), rs.getInt("decode_ep"),
+        rs.getBoolean("decode_dp_attention"), rs.getInt("decode_num_workers"), rs.getInt("num_prefill_gpu"),
+        rs.getInt("num_decode_gpu"));
+  }
+}
