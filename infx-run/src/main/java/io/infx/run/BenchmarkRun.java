@@ -371,11 +371,11 @@ public final class BenchmarkRun {
 
   /**
    * Copies the eval artifact of a point (its {@code meta_env.json}, {@code results*.json},
-   * {@code sample*.jsonl}) to {@code eval_results/<artifact>/}, as CI's download-artifact lays
-   * them out for {@code collect-evals}.
+   * {@code sample*.jsonl}) to {@code DIR/<artifact>/}, as CI's download-artifact lays them out for
+   * {@code collect-evals} and the ingest.
    */
   private static void stageEvalArtifact(PlannedPoint p, Path workspace, RunLayout layout) throws IOException {
-    Path target = layout.evalResultsDir().resolve(evalArtifactName(p));
+    Path target = layout.evalArtifactDir(evalArtifactName(p));
     deleteTree(target);
     Files.createDirectories(target);
     try (var files = Files.list(workspace)) {
@@ -393,6 +393,21 @@ public final class BenchmarkRun {
         || (name.startsWith("sample") && name.endsWith(".jsonl"));
   }
 
+  /** The {@code eval_*} artifact directories at the top of the run directory. */
+  private static List<Path> evalArtifacts(RunLayout layout) {
+    if (!Files.isDirectory(layout.dir())) {
+      return List.of();
+    }
+    try (var children = Files.list(layout.dir())) {
+      return children.filter(Files::isDirectory).filter(d -> {
+        String n = d.getFileName().toString();
+        return n.startsWith("eval_") && !n.startsWith("eval_results_all");
+      }).sorted().toList();
+    } catch (IOException e) {
+      throw new InfxException("file", "cannot list " + layout.dir() + ": " + e.getMessage(), e);
+    }
+  }
+
   private static void deleteEvalOutput(Path work) throws IOException {
     deleteTree(work.resolve("eval_out"));
     try (var files = Files.list(work)) {
@@ -407,12 +422,11 @@ public final class BenchmarkRun {
 
   /** collect-evals: every eval artifact of the run into {@code eval_results_all/agg_eval_all.json}. */
   private static List<io.infx.results.evals.EvalRow> collectEvals(RunLayout layout, RunListener listener) {
-    if (!Files.isDirectory(layout.evalResultsDir())) {
+    if (evalArtifacts(layout).isEmpty()) {
       return List.of();
     }
     try {
-      List<io.infx.results.evals.EvalRow> rows =
-          io.infx.results.evals.EvalCollector.collect(layout.dir(), "eval_results");
+      List<io.infx.results.evals.EvalRow> rows = io.infx.results.evals.EvalCollector.collect(layout.dir(), ".");
       io.infx.results.evals.EvalSummary.writeAggregate(layout.evalAggregateFile(), rows);
       listener.note("evals: " + rows.size() + " row(s) in " + layout.evalAggregateFile());
       return rows;
@@ -484,7 +498,18 @@ public final class BenchmarkRun {
     for (PlannedPoint p : plan.points()) {
       keepEvals.add(evalArtifactName(p));
     }
-    setAside(layout.evalResultsDir(), keepEvals, layout.dir().resolve("stale").resolve("eval_results"));
+    for (Path e : evalArtifacts(layout)) {
+      if (!keepEvals.contains(e.getFileName().toString())) {
+        try {
+          Path target = layout.dir().resolve("stale").resolve(e.getFileName());
+          Files.createDirectories(target.getParent());
+          deleteTree(target);
+          Files.move(e, target);
+        } catch (IOException ex) {
+          throw new InfxException("file", "cannot set aside " + e + ": " + ex.getMessage(), ex);
+        }
+      }
+    }
     int artifacts = setAside(layout.artifactsDir(), keepArtifacts, layout.dir().resolve("stale").resolve("bmk"));
     int points = setAside(layout.pointsDir(), keepPoints, layout.dir().resolve("stale").resolve("points"));
     return Math.max(artifacts, points);

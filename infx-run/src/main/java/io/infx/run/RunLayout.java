@@ -74,9 +74,17 @@ public record RunLayout(Path dir) {
     return dir.resolve(ResultNames.collectedArtifactPath());
   }
 
-  /** Eval artifacts of this run, one {@code eval_*} directory per eval point (as CI downloads them). */
-  public Path evalResultsDir() {
-    return dir.resolve("eval_results");
+  /**
+   * The eval artifact of an eval point, {@code DIR/<name>} with {@code name} the reference's
+   * artifact name ({@code eval_<exp-name>_<RESULT_FILENAME>}): the run directory holds them at
+   * its top level, as CI's download-artifact lays out {@code eval_*} artifacts, so
+   * {@code infx results collect-evals DIR …} and {@code infx db ingest DIR} read them.
+   */
+  public Path evalArtifactDir(String name) {
+    if (!name.startsWith("eval_") || name.startsWith("eval_results_all") || name.contains("/")) {
+      throw new IllegalArgumentException("not an eval artifact name: " + name);
+    }
+    return dir.resolve(name);
   }
 
   /** The run's eval aggregate, {@code eval_results_all/agg_eval_all.json} (collect-evals.yml). */

@@ -100,10 +100,17 @@ class EvalRunTest {
     assertThat(r.framework()).isEqualTo("sglang");
     assertThat(r.task()).isEqualTo("gsm8k");
     assertThat(r.scoreValue()).hasValue(0.95);
-    assertThat(r.source()).startsWith("eval_results/eval_").endsWith("_conc32.json");
-    try (Stream<Path> s = Files.list(out.layout().evalResultsDir())) {
-      assertThat(s.map(d -> d.getFileName().toString()).toList())
-          .containsExactly("eval_dsr1_8k1k_" + p16.resultFilename());
+    assertThat(r.source()).startsWith("eval_dsr1_8k1k_").endsWith("_conc32.json");
+    // the artifact as CI uploads it (eval_<exp-name>_<RESULT_FILENAME>), at the top of the run directory
+    Path artifact = out.layout().evalArtifactDir("eval_dsr1_8k1k_" + p16.resultFilename());
+    try (Stream<Path> s = Files.list(artifact)) {
+      assertThat(s.map(d -> d.getFileName().toString()).sorted().toList()).containsExactly("meta_env.json",
+          "results_2026-12-01T12-00-00.000000_conc32.json", "samples_gsm8k_2026-12-01T12-00-00.000000_conc32.jsonl");
+    }
+    // and the run's results store holds the eval (infx db reads it)
+    try (io.infx.store.ResultStore store = io.infx.store.ResultStore.open(
+        io.infx.store.StoreLocation.embedded(out.layout().dir().resolve("infx-results.mv.db")))) {
+      assertThat(store.runs()).singleElement().satisfies(run -> assertThat(run.evalRows()).isEqualTo(1));
     }
     // eval-only points produce no throughput rows
     assertThat(Json.mapper().readTree(out.layout().collectedFile().toFile())).isEmpty();
