@@ -287,7 +287,7 @@ public final class BenchmarkRun {
     }
     ReportPoints collected = collect(layout);
     List<io.infx.results.evals.EvalRow> evals = collectEvals(layout, listener);
-    Optional<ReportFiles> report = Optional.of(report(plan, outcomes, collected, layout));
+    Optional<ReportFiles> report = Optional.of(report(plan, outcomes, collected, evals, layout));
     listener.note("report: " + report.get().html());
     RunStore.ingest(layout, listener);
     return new RunOutcome(plan, layout, outcomes, collected, report, evals);
@@ -551,7 +551,7 @@ public final class BenchmarkRun {
   }
 
   private ReportFiles report(RunPlan plan, List<PointOutcome> outcomes, ReportPoints collected,
-      RunLayout layout) {
+      List<io.infx.results.evals.EvalRow> evals, RunLayout layout) {
     List<ReportProblem> problems = new ArrayList<>(collected.skipped());
     for (PointOutcome o : outcomes) {
       if (o.status() == PointOutcome.Status.FAILED || o.status() == PointOutcome.Status.SKIPPED) {
@@ -563,6 +563,7 @@ public final class BenchmarkRun {
     BenchmarkReport report = BenchmarkReport.builder()
         .title(options.title().orElse("infx run: " + options.configFiles().get(0).getFileName()))
         .points(collected.points())
+        .evals(io.infx.report.ReportEvals.match(evals, collectedRows(layout)))
         .problems(problems)
         .metadata("configs", files)
         .metadata("adapter", plan.adapter())
@@ -572,6 +573,14 @@ public final class BenchmarkRun {
         .metadata("aggregates", layout.collectedFile().toString())
         .build();
     return report.writeTo(layout.dir());
+  }
+
+  private static com.fasterxml.jackson.databind.JsonNode collectedRows(RunLayout layout) {
+    try {
+      return Json.mapper().readTree(Files.readAllBytes(layout.collectedFile()));
+    } catch (IOException e) {
+      return Json.mapper().createArrayNode();
+    }
   }
 
   private static long count(List<PointOutcome> outcomes, PointOutcome.Status s) {

@@ -176,6 +176,14 @@ class EvalRunTest {
       assertThat(e.conc()).isEqualTo(32);
       assertThat(e.nEff().asInt()).isEqualTo(50);          // --eval-limit reached the tool as EVAL_LIMIT
     });
+    // the report shows the score next to the throughput it guards: the row of the conc-32 point
+    String html = Files.readString(out.report().orElseThrow().html());
+    assertThat(html).contains("<th class=\"text\">Eval score</th>").contains("<h2>Evals</h2>");
+    JsonNode agg = Json.mapper().readTree(out.layout().collectedFile().toFile()).get(0);
+    String tput = String.format(java.util.Locale.ROOT, "%,.1f", agg.get("tput_per_gpu").asDouble());
+    assertThat(html).containsPattern("<td>32</td><td class=\"text\">gsm8k</td><td>95\\.00% ±0\\.59%</td><td>"
+        + java.util.regex.Pattern.quote(tput) + "</td>");
+    assertThat(html).contains("gsm8k 95.00% ±0.59%</td></tr>");
   }
 
   @Test
