@@ -91,11 +91,14 @@ public final class BenchServeCommand implements Callable<Integer> {
   @Option(names = "--random-num-workers", defaultValue = "0", description = "Accepted for compatibility; prompts do not depend on it.")
   int randomNumWorkers;
 
-  @Option(names = "--use-chat-template", description = "Not supported yet (fails with a clear message).")
+  @Option(names = "--use-chat-template", description = "Wrap each random prompt in the model's chat template (tokenizer_config.json chat_template or chat_template.jinja beside the tokenizer, or --chat-template), with add_generation_prompt, as the reference does; the template's own tokens are taken off --random-input-len.")
   boolean useChatTemplate;
 
-  @Option(names = "--dsv4", description = "Not supported (DeepSeek-V4 encoder).")
+  @Option(names = "--dsv4", description = "With --use-chat-template: InferenceX's DeepSeek-V4 encoding (encoding_dsv4.py, thinking mode) instead of a Jinja template.")
   boolean dsv4;
+
+  @Option(names = "--chat-template", description = "infx extension: the chat template for --use-chat-template (a .jinja file, a tokenizer_config.json or a directory); default: the tokenizer's directory.")
+  Path chatTemplate;
 
   @Option(names = "--seed", defaultValue = "0") long seed;
 
@@ -156,6 +159,9 @@ public final class BenchServeCommand implements Callable<Integer> {
 
   @Option(names = "--http2", description = "HTTP/2 (h2c) instead of HTTP/1.1 keep-alive.") boolean http2;
 
+  @Option(names = "--connection-reuse", defaultValue = "auto", description = "HTTP/1.1 keep-alive: auto (keep connections until the server is seen closing them, e.g. llama.cpp; then one per request), always, or never (one connection per request, as the Python client).")
+  String connectionReuse;
+
   @Option(names = "--io-threads", description = "Client I/O threads (default: CPU count).") Integer ioThreads;
 
   @Option(names = "--timeout-connect", defaultValue = "30s", description = "Connect deadline (e.g. 30s, 2m).") String timeoutConnect;
@@ -170,9 +176,8 @@ public final class BenchServeCommand implements Callable<Integer> {
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    if (useChatTemplate || dsv4) {
-      throw new UsageException("--use-chat-template/--dsv4 are not supported yet: infx's "
-          + "tokenizers do not render chat templates");
+    if (dsv4 && !useChatTemplate) {
+      throw new UsageException("--dsv4 requires --use-chat-template to be set.");
     }
     if (tokenizerMode.equals("deepseek_v4")) {
       throw new UsageException("--tokenizer-mode deepseek_v4 is not supported");
@@ -189,10 +194,11 @@ public final class BenchServeCommand implements Callable<Integer> {
         .backend(Backend.parse(backend)).host(host).port(port).model(model)
         .datasetName(datasetName).numPrompts(numPrompts).randomInputLen(randomInputLen)
         .randomOutputLen(randomOutputLen).randomRangeRatio(randomRangeRatio)
-        .randomPrefixLen(randomPrefixLen).seed(seed).requestRate(parseRate(requestRate))
+        .randomPrefixLen(randomPrefixLen).seed(seed).useChatTemplate(useChatTemplate).dsv4(dsv4).requestRate(parseRate(requestRate))
         .burstiness(burstiness).constantArrivals(parseArrivals(arrivals)).numWarmups(numWarmups)
         .body(body.build()).metrics(metricOptions()).saveResult(saveResult)
         .saveDetailed(saveDetailed).metadata(parseMetadata(metadata)).http2(http2)
+        .connectionReuse(parseConnectionReuse(connectionReuse))
         .progress(!disableTqdm).profile(profile)
         .deadlines(Deadlines.builder().connect(duration("--timeout-connect", timeoutConnect))
             .firstByte(duration("--timeout-first-byte", timeoutFirstByte))
@@ -212,6 +218,9 @@ public final class BenchServeCommand implements Callable<Integer> {
     }
     if (datasetPath != null) {
       job.datasetPath(datasetPath);
+    }
+    if (chatTemplate != null) {
+      job.chatTemplate(chatTemplate);
     }
     if (maxConcurrency != null) {
       if (maxConcurrency < 1) {
@@ -333,5 +342,14 @@ public final class BenchServeCommand implements Callable<Integer> {
       throw new UsageException(flag + ": expected a duration like 250ms, 30s, 10m or 6h, got '"
           + s + "'");
     }
+  }
+
+  private static io.infx.client.ConnectionReuse parseConnectionReuse(String v) {
+    return switch (v.toLowerCase(java.util.Locale.ROOT)) {
+      case "auto" -> io.infx.client.ConnectionReuse.AUTO;
+      case "always" -> io.infx.client.ConnectionReuse.ALWAYS;
+      case "never" -> io.infx.client.ConnectionReuse.NEVER;
+      default -> throw new UsageException("--connection-reuse " + v + ": expected auto, always or never");
+    };
   }
 }

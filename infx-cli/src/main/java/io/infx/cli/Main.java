@@ -35,6 +35,7 @@ import picocli.CommandLine.Spec;
         SimCommand.class,
         ReportCommand.class,
         RunCommand.class,
+        RecipeCommand.class,
         DbCommand.class,
     })
 public final class Main implements Runnable {

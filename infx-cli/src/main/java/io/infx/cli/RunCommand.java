@@ -45,11 +45,12 @@ import picocli.CommandLine.Unmatched;
     name = "run",
     mixinStandardHelpOptions = true,
     customSynopsis = "infx run CONFIG.yaml [CONFIG.yaml…] [generate filters…] [--adapter local|slurm [--adapter-option K=V…]] "
-        + "[--sim-option K=V…] [--out DIR] [--resume] [--dry-run] [--runner-config FILE] [--runner NAME] [--title TEXT] "
+        + "[--recipes FILE | --endpoint URL] [--sim-option K=V…] [--out DIR] [--resume] [--dry-run] [--runner-config FILE] [--runner NAME] [--title TEXT] "
         + "[--duration SECONDS] [--trace SOURCE]",
     description = {
         "Run a benchmark from master configs to report: expand (matrix), launch each point "
-            + "(fleet adapter; local = embedded simulator + in-process client), normalize, collect "
+            + "(fleet adapter; the server is the engine a recipe starts, a running --endpoint, or else the "
+            + "embedded simulator, marked SIMULATED), normalize, collect "
             + "into DIR/results_bmk/agg_bmk.json, print a summary table, write DIR/report.html.",
         "Filters are those of `infx generate full-sweep` (--model-prefix, --precision, --framework, "
             + "--runner-type, --seq-lens, --min-conc, --max-conc, --step-size, --max-tp, --max-ep, "
@@ -63,7 +64,7 @@ public final class RunCommand implements Callable<Integer> {
 
   @Option(names = "--adapter", paramLabel = "NAME", defaultValue = "local",
       description = "Fleet adapter every point is launched on: local (default) or slurm (one Slurm job "
-          + "per point). The server is the embedded simulator.")
+          + "per point). The server: --recipes (real engines), --endpoint (a running one), else the simulator.")
   String adapter;
 
   @Option(names = "--adapter-option", paramLabel = "KEY=VALUE",
@@ -76,6 +77,16 @@ public final class RunCommand implements Callable<Integer> {
           + "(every decode and prefill step F times slower, e.g. 1.25 to inject a 25%% regression), "
           + "max-num-seqs, prefill-tokens-per-second, decode-step-ms, decode-step-per-seq-us, stream-interval, seed.")
   List<String> simOptions = new ArrayList<>();
+
+  @Option(names = "--recipes", paramLabel = "FILE",
+      description = "Recipe file (docs/recipes.md): launch each point's real engine as its recipe says, through "
+          + "the adapter (default: <config>.recipes.yaml beside the first config, if it exists).")
+  Path recipes;
+
+  @Option(names = "--endpoint", paramLabel = "URL",
+      description = "Benchmark an already-running OpenAI-compatible server (e.g. http://127.0.0.1:8000); "
+          + "nothing is launched. Without --recipes and --endpoint the embedded simulator serves (SIMULATED).")
+  String endpoint;
 
   @Option(names = "--out", paramLabel = "DIR",
       description = "Run directory (default: infx-out/<first config's name>).")
@@ -156,6 +167,24 @@ public final class RunCommand implements Callable<Integer> {
     if (runnerConfig != null) {
       b.runnerConfig(runnerConfig);
     }
+    if (recipes != null && endpoint != null) {
+      throw new UsageException("--recipes launches servers, --endpoint uses a running one: give one of them");
+    }
+    if (recipes != null) {
+      b.recipes(recipes);
+    }
+    if (endpoint != null) {
+      java.net.URI u;
+      try {
+        u = java.net.URI.create(endpoint);
+      } catch (IllegalArgumentException e) {
+        throw new UsageException("--endpoint: not a URL: " + endpoint);
+      }
+      if (!"http".equals(u.getScheme()) && !"https".equals(u.getScheme()) || u.getHost() == null) {
+        throw new UsageException("--endpoint must be an http(s) URL with a host, e.g. http://127.0.0.1:8000; got " + endpoint);
+      }
+      b.endpoint(u);
+    }
     if (runner != null) {
       b.runner(runner);
     }
@@ -202,6 +231,7 @@ public final class RunCommand implements Callable<Integer> {
       stdout.println(plan.matrix().toJson());
       return 0;
     }
+    err.println("infx: server: " + run.serverDescription());
     RunOutcome outcome = run.run(new Progress(err, run.layout().dir()));
     printSummary(stdout, outcome);
     return outcome.exitCode();

@@ -58,6 +58,12 @@ public abstract class ClientOptions {
     return 8192;
   }
 
+  /** HTTP/1.1 connection reuse; {@link ConnectionReuse#AUTO} by default. */
+  @Value.Default
+  public ConnectionReuse connectionReuse() {
+    return ConnectionReuse.AUTO;
+  }
+
   @Value.Check
   protected void check() {
     if (maxConnections() < 1 || ioThreads() < 1 || bufferSize() < 512) {
@@ -73,7 +79,7 @@ public abstract class ClientOptions {
   public String toString() {
     // never print the API key
     return "ClientOptions{baseUri=" + baseUri() + ", maxConnections=" + maxConnections()
-        + ", ioThreads=" + ioThreads() + ", http2=" + http2() + ", deadlines=" + deadlines()
+        + ", ioThreads=" + ioThreads() + ", http2=" + http2() + ", connectionReuse=" + connectionReuse() + ", deadlines=" + deadlines()
         + ", apiKey=" + (apiKey().isPresent() ? "***" : "none") + "}";
   }
 }

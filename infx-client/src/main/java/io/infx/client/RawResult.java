@@ -196,6 +196,7 @@ public final class RawResult {
     acc.put("conserved", m.conserved());
     acc.put("warmups", run.warmups());
     acc.put("warmup_failures", run.warmupFailures());
+    acc.put("resends", m.resends());
     x.put("accounting", acc);
     Map<String, Object> fails = new LinkedHashMap<>();
     for (FailureClass k : FailureClass.values()) {
@@ -240,6 +241,7 @@ public final class RawResult {
     ClientOptions co = run.clientOptions();
     client.put("http", co.http2() ? "2" : "1.1");
     client.put("pool_size", co.maxConnections());
+    client.put("connection_reuse", co.connectionReuse().name().toLowerCase(java.util.Locale.ROOT));
     client.put("io_threads", co.ioThreads());
     client.put("jvm", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
     client.put("available_processors", Runtime.getRuntime().availableProcessors());
@@ -250,6 +252,9 @@ public final class RawResult {
     client.put("allocated_bytes_per_request",
         cs.allocatedBytes() < 0 || m.sent() == 0 ? null : (Object) (cs.allocatedBytes() / m.sent()));
     x.put("client", client);
+    if (ctx.saveDetailed()) {
+      x.put("wire_timings_in_milliseconds", run.wireTimings());
+    }
     return x;
   }
 

@@ -55,6 +55,11 @@ public final class RequestRecord {
   private final String requestId;
   private final RequestFailure failure;
   private final boolean cancelled;
+  private final int resends;
+  private final boolean connectionReused;
+  private final long bodyStartNanos;
+  private final long requestWrittenNanos;
+  private final long firstByteNanos;
 
   RequestRecord(Builder b) {
     this.index = b.index;
@@ -79,6 +84,42 @@ public final class RequestRecord {
     this.requestId = b.requestId;
     this.failure = b.failure;
     this.cancelled = b.cancelled;
+    this.resends = b.resends;
+    this.connectionReused = b.connectionReused;
+    this.bodyStartNanos = b.bodyStartNanos;
+    this.requestWrittenNanos = b.requestWrittenNanos;
+    this.firstByteNanos = b.firstByteNanos;
+  }
+
+  /**
+   * How many times the request was sent again because it provably never left (the connection
+   * closed before the request was handed to it); {@link #sendNanos()} is the last send.
+   */
+  public int resends() {
+    return resends;
+  }
+
+  /** True when the response came over a kept-alive connection that had served an earlier request. */
+  public boolean connectionReused() {
+    return connectionReused;
+  }
+
+  /**
+   * When the connection (acquired from the pool or newly connected, request head committed) first
+   * asked for the request body, {@link System#nanoTime()} ns.
+   */
+  public OptionalLong connectionReadyNanos() {
+    return opt(bodyStartNanos);
+  }
+
+  /** When the whole request body had been handed to the socket, {@link System#nanoTime()} ns. */
+  public OptionalLong requestWrittenNanos() {
+    return opt(requestWrittenNanos);
+  }
+
+  /** When the first byte of the response body arrived, {@link System#nanoTime()} ns. */
+  public OptionalLong firstByteNanos() {
+    return opt(firstByteNanos);
   }
 
   /** Position of the request in its phase (prompt order). */
@@ -276,6 +317,29 @@ public final class RequestRecord {
     String requestId;
     RequestFailure failure;
     boolean cancelled;
+    int resends;
+    boolean connectionReused;
+    long bodyStartNanos = NONE;
+    long requestWrittenNanos = NONE;
+    long firstByteNanos = NONE;
+
+    public Builder resends(int v) {
+      resends = v;
+      return this;
+    }
+
+    public Builder connectionReused(boolean v) {
+      connectionReused = v;
+      return this;
+    }
+
+    /** Wire timestamps (ns, {@link Long#MIN_VALUE} when not seen): body asked for, body written, first body byte. */
+    public Builder wire(long bodyStart, long requestWritten, long firstByte) {
+      bodyStartNanos = bodyStart;
+      requestWrittenNanos = requestWritten;
+      firstByteNanos = firstByte;
+      return this;
+    }
 
     public Builder index(int v) {
       index = v;

@@ -1,5 +1,7 @@
 package io.infx.client;
 
+import io.infx.client.chat.ChatTemplate;
+import io.infx.client.chat.PromptTemplate;
 import io.infx.client.dataset.JsonlDataset;
 import io.infx.client.dataset.Prompt;
 import io.infx.client.dataset.RandomDataset;
@@ -98,6 +100,27 @@ public abstract class ServeJob {
     return 0;
   }
 
+  /**
+   * {@code --use-chat-template}: wrap each random prompt in the model's chat template, as the
+   * reference does (random dataset only; the template's own tokens are taken off the input length).
+   */
+  @Value.Default
+  public boolean useChatTemplate() {
+    return false;
+  }
+
+  /** {@code --dsv4}: the DeepSeek-V4 encoder instead of a Jinja template; needs {@link #useChatTemplate()}. */
+  @Value.Default
+  public boolean dsv4() {
+    return false;
+  }
+
+  /**
+   * {@code --chat-template} (infx extension): a {@code .jinja} file, a {@code tokenizer_config.json}
+   * or a directory to take the chat template from; default: the tokenizer's directory.
+   */
+  public abstract Optional<Path> chatTemplate();
+
   /** {@code --request-rate}; infinity (default) releases all requests at once. */
   @Value.Default
   public double requestRate() {
@@ -159,6 +182,12 @@ public abstract class ServeJob {
     return false;
   }
 
+  /** HTTP/1.1 connection reuse ({@code --connection-reuse}); AUTO by default. */
+  @Value.Default
+  public ConnectionReuse connectionReuse() {
+    return ConnectionReuse.AUTO;
+  }
+
   @Value.Default
   public Deadlines deadlines() {
     return Deadlines.defaults();
@@ -216,6 +245,9 @@ public abstract class ServeJob {
       throw new UsageException("--num-prompts must be ≥ 1, got " + numPrompts());
     }
     LoadModel load = loadModel();
+    if (dsv4() && !useChatTemplate()) {
+      throw new UsageException("--dsv4 requires --use-chat-template to be set.");
+    }
     ServeBenchmark.checkEndpoint(backend(), endpoint);
     requireReachable(base());
     io.infx.core.provenance.ServerProvenance server = ServerProbe.probe(base(), apiKey());
@@ -225,9 +257,20 @@ public abstract class ServeJob {
       if (!tok.note().isEmpty()) {
         err.println("infx: " + tok.note());
       }
+      PromptTemplate template = useChatTemplate() ? promptTemplate() : null;
+      if (template != null) {
+        if (datasetName().equals("random")) {
+          err.println("infx: chat template: " + template.description() + " ("
+              + RandomDataset.templateTokens(t, template) + " tokens of its own, taken off"
+              + " --random-input-len as the reference does)");
+        } else {
+          err.println("infx: note: --use-chat-template applies to the random dataset only (as in"
+              + " the reference); " + datasetName() + " prompts are sent as they are");
+        }
+      }
       List<Prompt> prompts = switch (datasetName()) {
         case "random" -> RandomDataset.generate(t, randomInputLen(), randomOutputLen(),
-            randomRangeRatio(), randomPrefixLen(), numPrompts(), seed());
+            randomRangeRatio(), randomPrefixLen(), numPrompts(), seed(), template);
         case "jsonl" -> JsonlDataset.read(datasetPath().orElseThrow(() ->
             new UsageException("--dataset-name jsonl needs --dataset-path FILE")), t,
             randomOutputLen(), numPrompts());
@@ -235,6 +278,7 @@ public abstract class ServeJob {
             + "' (supported: random, jsonl)");
       };
       ImmutableClientOptions.Builder co = ClientOptions.builder().baseUri(base()).http2(http2())
+          .connectionReuse(connectionReuse())
           .deadlines(deadlines()).fallbackTokenizer(t)
           // texts are only saved with --save-detailed; without it they are counted and dropped
           .retainText(saveDetailed());
@@ -272,6 +316,9 @@ public abstract class ServeJob {
           workload.put("dataset_path", datasetPath().map(Path::toString).orElse(""));
         }
         workload.put("seed", seed());
+        if (template != null) {
+          workload.put("chat_template", template.description());
+        }
         workload.put("tokenizer", t.id());
         workload.put("token_count_note", "input_lens from the client tokenizer; output from usage");
         Map<String, Object> raw = RawResult.build(run, m, metrics(), new RawResult.Context(
@@ -292,6 +339,27 @@ public abstract class ServeJob {
       }
       return new Outcome(run, m, file, gate);
     }
+  }
+
+  /**
+   * The chat framing for {@code --use-chat-template}: the DeepSeek-V4 encoder with {@code --dsv4},
+   * else the template of {@code --chat-template}, else of the tokenizer's directory.
+   */
+  PromptTemplate promptTemplate() {
+    if (dsv4()) {
+      return PromptTemplate.deepSeekV4();
+    }
+    if (chatTemplate().isPresent()) {
+      return PromptTemplate.chat(ChatTemplate.load(chatTemplate().get()));
+    }
+    String source = tokenizer().orElse(model());
+    Optional<Path> tokJson = source.equals("builtin") ? Optional.empty() : Tokenizers.locate(source);
+    if (tokJson.isEmpty()) {
+      throw new UsageException("--use-chat-template needs the model's chat template, and tokenizer '"
+          + source + "' has no directory to take it from; pass --chat-template FILE (a .jinja file,"
+          + " a tokenizer_config.json or a directory holding one)");
+    }
+    return PromptTemplate.chat(ChatTemplate.load(tokJson.get().toAbsolutePath().getParent()));
   }
 
   /** Fails fast, before prompts are built, when nothing listens at the server's address. */

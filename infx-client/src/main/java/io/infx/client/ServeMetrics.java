@@ -241,6 +241,14 @@ public final class ServeMetrics {
   }
 
   /**
+   * Re-sends over all sent requests: requests sent again because they provably never left (the
+   * connection closed before the request was handed to it); see {@link RequestRecord#resends()}.
+   */
+  public int resends() {
+    return b.resends;
+  }
+
+  /**
    * Most requests in flight at once at the client: sweep over [send, end] of every sent request.
    */
   public int peakConcurrency() {
@@ -285,6 +293,7 @@ public final class ServeMetrics {
     int streamsWithoutDone;
     int usagePromptMismatches;
     int peakConcurrency;
+    int resends;
 
     ServeMetrics build() {
       return new ServeMetrics(this);

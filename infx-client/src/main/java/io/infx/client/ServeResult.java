@@ -222,6 +222,7 @@ public final class ServeResult {
     int good = 0;
     int noDone = 0;
     int promptMismatch = 0;
+    int resends = 0;
     long totalIn = 0;
     long totalOut = 0;
     List<long[]> intervals = new ArrayList<>();
@@ -238,6 +239,7 @@ public final class ServeResult {
         continue;
       }
       intervals.add(new long[] {r.sendNanos(), r.endNanos()});
+      resends += r.resends();
       texts[i] = r.generatedText();
       lateness.add(lateNanos(r, i) / 1e9);
       queueWait.add(Math.max(0, (slotNanos[i] - r.intendedNanos()) / 1e9));
@@ -334,7 +336,47 @@ public final class ServeResult {
     b.streamsWithoutDone = noDone;
     b.usagePromptMismatches = promptMismatch;
     b.peakConcurrency = peakConcurrency(intervals);
+    b.resends = resends;
     return b.build();
+  }
+
+  /**
+   * Per-request timing at the wire, ms, aligned with the prompts (null where a request was not
+   * sent or the point was not reached): {@code queue_wait} (intended → slot freed, open loops with
+   * a ceiling), {@code send_lateness} (slot/intended → send), and from the send:
+   * {@code connection_ready} (connection acquired or connected, request head committed),
+   * {@code request_written} (body handed to the socket), {@code response_head},
+   * {@code first_byte} (first body byte), {@code first_token}; plus {@code resends} and
+   * {@code connection_reused}.
+   */
+  public Map<String, List<Object>> wireTimings() {
+    Map<String, List<Object>> out = new java.util.LinkedHashMap<>();
+    for (String k : List.of("queue_wait", "send_lateness", "connection_ready", "request_written",
+        "response_head", "first_byte", "first_token", "resends", "connection_reused")) {
+      out.put(k, new ArrayList<>(records.size()));
+    }
+    for (int i = 0; i < records.size(); i++) {
+      RequestRecord r = records.get(i);
+      if (r == null) {
+        out.values().forEach(l -> l.add(null));
+        continue;
+      }
+      long send = r.sendNanos();
+      out.get("queue_wait").add(Math.max(0, slotNanos[i] - r.intendedNanos()) / 1e6);
+      out.get("send_lateness").add(lateNanos(r, i) / 1e6);
+      out.get("connection_ready").add(since(send, r.connectionReadyNanos()));
+      out.get("request_written").add(since(send, r.requestWrittenNanos()));
+      out.get("response_head").add(since(send, r.headersNanos()));
+      out.get("first_byte").add(since(send, r.firstByteNanos()));
+      out.get("first_token").add(since(send, r.firstTokenNanos()));
+      out.get("resends").add(r.resends());
+      out.get("connection_reused").add(r.connectionReused());
+    }
+    return out;
+  }
+
+  private static Double since(long send, java.util.OptionalLong t) {
+    return t.isPresent() ? (t.getAsLong() - send) / 1e6 : null;
   }
 
   private record Prompt0(int promptTokens) {}

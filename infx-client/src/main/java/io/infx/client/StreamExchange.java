@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.async.ByteArrayFeeder;
+import io.infx.client.internal.ReuseGuard;
 import io.infx.client.sse.SseEvent;
 import io.infx.client.sse.SseParser;
 import io.infx.client.tokenizer.Tokenizer;
@@ -11,6 +12,7 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
+import java.net.SocketAddress;
 import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
 import java.nio.ByteBuffer;
@@ -19,19 +21,26 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import org.apache.hc.client5.http.ConnectTimeoutException;
 import org.apache.hc.client5.http.HttpHostConnectException;
 import org.apache.hc.core5.concurrent.FutureCallback;
+import org.apache.hc.core5.http.EndpointDetails;
 import org.apache.hc.core5.http.EntityDetails;
 import org.apache.hc.core5.http.Header;
 import org.apache.hc.core5.http.HttpResponse;
+import org.apache.hc.core5.http.RequestNotExecutedException;
 import org.apache.hc.core5.http.impl.EnglishReasonPhraseCatalog;
+import org.apache.hc.core5.http.nio.AsyncEntityProducer;
 import org.apache.hc.core5.http.nio.AsyncResponseConsumer;
 import org.apache.hc.core5.http.nio.CapacityChannel;
+import org.apache.hc.core5.http.nio.DataStreamChannel;
 import org.apache.hc.core5.http.protocol.HttpContext;
+import org.apache.hc.core5.http.protocol.HttpCoreContext;
 
 /**
  * One request's life on the I/O thread: response head, SSE framing, chunk decoding with Jackson's
@@ -42,6 +51,8 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
     FutureCallback<RequestRecord> {
 
   private static final int MAX_BODY = 2048;
+  /** Re-sends of one request that provably never left (a bound, so a broken pool cannot loop). */
+  static final int MAX_RESENDS = 3;
 
   private final JsonFactory json;
   private final InferenceRequest request;
@@ -61,6 +72,18 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
   volatile Future<RequestRecord> future;
   private volatile String timeoutReason;
   private Runnable onFinish;
+  // re-sending: the current attempt (callbacks of earlier attempts are ignored) and the hook that
+  // sends the request again; set by the client
+  private volatile int attempt;
+  private int resends;
+  Consumer<StreamExchange> resender;
+  ReuseGuard reuseGuard;
+  private SocketAddress localAddress;
+  private boolean connectionReused;
+  // wire timestamps of the current attempt (NONE until seen)
+  private volatile long bodyStartNanos = RequestRecord.NONE;
+  private volatile long requestWrittenNanos = RequestRecord.NONE;
+  private long firstByteNanos = RequestRecord.NONE;
 
   private int status;
   private String reason = "";
@@ -104,6 +127,10 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
     this.tokenizer = tokenizer;
   }
 
+  InferenceRequest request() {
+    return request;
+  }
+
   void onFinish(Runnable r) {
     this.onFinish = r;
   }
@@ -123,6 +150,14 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
         ? String.valueOf(EnglishReasonPhraseCatalog.INSTANCE.getReason(status, Locale.ROOT)) : rp;
     Header id = response.getFirstHeader("x-request-id");
     requestId = id == null ? null : id.getValue();
+    EndpointDetails ep = context == null ? null : HttpCoreContext.cast(context).getEndpointDetails();
+    if (ep != null) {
+      localAddress = ep.getLocalAddress();
+      connectionReused = ep.getResponseCount() > 0; // this response is not counted yet
+      if (reuseGuard != null) {
+        reuseGuard.busy(localAddress);
+      }
+    }
     if (entityDetails == null) {
       complete(now);
     }
@@ -140,6 +175,9 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
   public void consume(ByteBuffer src) {
     long now = System.nanoTime();
     lastActivityNanos = now;
+    if (firstByteNanos == RequestRecord.NONE) {
+      firstByteNanos = now;
+    }
     if (finished.get()) {
       src.position(src.limit());
       return;
@@ -467,6 +505,15 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
       finish(now, new RequestFailure(FailureClass.TIMEOUT, t, status, ""), false);
       return;
     }
+    if (neverSent(cause) && !headersSeen && resender != null && resends < MAX_RESENDS
+        && !finished.get()) {
+      resends++;
+      attempt++;
+      bodyStartNanos = RequestRecord.NONE;
+      requestWrittenNanos = RequestRecord.NONE;
+      resender.accept(this);
+      return;
+    }
     FailureClass k;
     if (cause instanceof SocketTimeoutException) {
       k = FailureClass.TIMEOUT;
@@ -478,6 +525,21 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
     String msg = cause.getClass().getSimpleName()
         + (cause.getMessage() == null ? "" : ": " + firstLine(cause.getMessage()));
     finish(now, new RequestFailure(k, msg, status, ""), false);
+  }
+
+  /**
+   * True when the request provably never left: HttpCore's {@link RequestNotExecutedException}
+   * ("the request has not been executed and can be safely retried": the connection was closed
+   * before the request was handed to it). A request whose bytes were written is never re-sent —
+   * a server may have started on it.
+   */
+  static boolean neverSent(Throwable c) {
+    for (Throwable t = c; t != null; t = t.getCause()) {
+      if (t instanceof RequestNotExecutedException) {
+        return true;
+      }
+    }
+    return false;
   }
 
   static boolean isConnectFailure(Throwable c) {
@@ -504,7 +566,9 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
         .headersNanos(headersNanos).firstChoicesNanos(firstChoicesNanos)
         .firstContentNanos(firstContentNanos)
         .promptTokens(request.promptTokens()).status(status).doneSeen(doneSeen)
-        .requestId(requestId).cancelled(cancelled).failure(failure);
+        .requestId(requestId).cancelled(cancelled).failure(failure)
+        .resends(resends).connectionReused(connectionReused)
+        .wire(bodyStartNanos, requestWrittenNanos, firstByteNanos);
     int n = tokenCount;
     b.tokenChunkNanosNoCopy(decodeTimes(n));
     if (cumValid && cumTokens != null && n > 0) {
@@ -516,6 +580,13 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
     String generated = text == null ? "" : text.toString();
     if (retainText) {
       b.generatedText(generated);
+    }
+    if (reuseGuard != null) {
+      if (failure == null && !cancelled) {
+        reuseGuard.idle(localAddress, now);
+      } else {
+        reuseGuard.busy(localAddress); // a failed exchange's connection is closed by the client
+      }
     }
     if (failure == null && !cancelled) {
       long end = request.api() == Backend.Api.CHAT ? lastDataNanos : lastChoicesNanos;
@@ -571,5 +642,150 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
     }
     int nl = s.indexOf('\n');
     return nl < 0 ? s : s.substring(0, nl);
+  }
+
+  // ---- attempts ----
+
+  /** The consumer and callback of the next attempt; callbacks of superseded attempts are dropped. */
+  Attempt newAttempt() {
+    return new Attempt(attempt);
+  }
+
+  /** Wraps the request body so the exchange learns when the connection took it and when it was written. */
+  AsyncEntityProducer watchBody(AsyncEntityProducer body) {
+    return new WatchedBody(body, attempt);
+  }
+
+  /** Routes one attempt's callbacks to the exchange while that attempt is current. */
+  final class Attempt implements AsyncResponseConsumer<RequestRecord>, FutureCallback<RequestRecord> {
+    private final int n;
+
+    Attempt(int n) {
+      this.n = n;
+    }
+
+    private boolean current() {
+      return n == attempt;
+    }
+
+    @Override
+    public void consumeResponse(HttpResponse response, EntityDetails entityDetails,
+        HttpContext context, FutureCallback<RequestRecord> resultCallback)
+        throws org.apache.hc.core5.http.HttpException, IOException {
+      if (current()) {
+        StreamExchange.this.consumeResponse(response, entityDetails, context, resultCallback);
+      }
+    }
+
+    @Override
+    public void informationResponse(HttpResponse response, HttpContext context) {}
+
+    @Override
+    public void updateCapacity(CapacityChannel capacityChannel) throws IOException {
+      capacityChannel.update(Integer.MAX_VALUE);
+    }
+
+    @Override
+    public void consume(ByteBuffer src) {
+      if (current()) {
+        StreamExchange.this.consume(src);
+      } else {
+        src.position(src.limit());
+      }
+    }
+
+    @Override
+    public void streamEnd(List<? extends Header> trailers) {
+      if (current()) {
+        StreamExchange.this.streamEnd(trailers);
+      }
+    }
+
+    @Override
+    public void failed(Exception cause) {
+      if (current()) {
+        StreamExchange.this.fail(cause);
+      }
+    }
+
+    @Override
+    public void releaseResources() {}
+
+    @Override
+    public void completed(RequestRecord r) {}
+
+    @Override
+    public void cancelled() {
+      if (current()) {
+        StreamExchange.this.cancelled();
+      }
+    }
+  }
+
+  /** The request body, noting when the connection asked for it and when it was all written. */
+  private final class WatchedBody implements AsyncEntityProducer {
+    private final AsyncEntityProducer body;
+    private final int n;
+
+    WatchedBody(AsyncEntityProducer body, int n) {
+      this.body = body;
+      this.n = n;
+    }
+
+    @Override
+    public void produce(DataStreamChannel channel) throws IOException {
+      if (n == attempt && bodyStartNanos == RequestRecord.NONE) {
+        bodyStartNanos = System.nanoTime();
+      }
+      body.produce(channel);
+      if (n == attempt && body.available() <= 0 && requestWrittenNanos == RequestRecord.NONE) {
+        requestWrittenNanos = System.nanoTime();
+      }
+    }
+
+    @Override
+    public int available() {
+      return body.available();
+    }
+
+    @Override
+    public boolean isRepeatable() {
+      return body.isRepeatable();
+    }
+
+    @Override
+    public void failed(Exception cause) {
+      body.failed(cause);
+    }
+
+    @Override
+    public void releaseResources() {
+      body.releaseResources();
+    }
+
+    @Override
+    public long getContentLength() {
+      return body.getContentLength();
+    }
+
+    @Override
+    public String getContentType() {
+      return body.getContentType();
+    }
+
+    @Override
+    public String getContentEncoding() {
+      return body.getContentEncoding();
+    }
+
+    @Override
+    public boolean isChunked() {
+      return body.isChunked();
+    }
+
+    @Override
+    public Set<String> getTrailerNames() {
+      return body.getTrailerNames();
+    }
   }
 }

@@ -1,6 +1,7 @@
 package io.infx.client;
 
 import com.fasterxml.jackson.core.JsonFactory;
+import io.infx.client.internal.ReuseGuard;
 import io.infx.core.InfxException;
 import java.net.URI;
 import java.util.Map;
@@ -58,6 +59,7 @@ public final class StreamingClient implements AutoCloseable {
   private final String basePath;
   private final Set<StreamExchange> inflight = ConcurrentHashMap.newKeySet();
   private final Thread watchdog;
+  private final ReuseGuard reuseGuard;
   private volatile boolean closed;
 
   private StreamingClient(ClientOptions options) {
@@ -70,6 +72,7 @@ public final class StreamingClient implements AutoCloseable {
     String p = base.getRawPath() == null ? "" : base.getRawPath();
     this.basePath = p.endsWith("/") ? p.substring(0, p.length() - 1) : p;
     Deadlines d = options.deadlines();
+    this.reuseGuard = new ReuseGuard(options.connectionReuse());
     PoolingAsyncClientConnectionManager cm = PoolingAsyncClientConnectionManagerBuilder.create()
         .setMaxConnTotal(options.maxConnections())
         .setMaxConnPerRoute(options.maxConnections())
@@ -83,6 +86,8 @@ public final class StreamingClient implements AutoCloseable {
         .build();
     this.http = HttpAsyncClients.custom()
         .setConnectionManager(cm)
+        .setConnectionReuseStrategy(reuseGuard)
+        .setIOSessionListener(reuseGuard)
         .setIOReactorConfig(IOReactorConfig.custom()
             .setIoThreadCount(options.ioThreads())
             .setTcpNoDelay(true)
@@ -146,24 +151,50 @@ public final class StreamingClient implements AutoCloseable {
     StreamExchange x = new StreamExchange(JSON, request, index, phase, intendedNanos,
         options.retainText(), options.fallbackTokenizer().orElse(null));
     x.onFinish(() -> inflight.remove(x));
-    AsyncRequestProducer producer = producer(request);
+    x.reuseGuard = reuseGuard;
+    x.resender = this::resend;
     long now = System.nanoTime();
-    x.sendNanos = now;
+    x.sendNanos = now; // before the watchdog can see it
     x.lastActivityNanos = now;
     inflight.add(x);
     if (closed) {
       x.cancel();
       return x.result;
     }
-    x.future = http.execute(producer, x, null, null, x);
+    execute(x);
     return x.result;
   }
 
-  private AsyncRequestProducer producer(InferenceRequest r) {
+  /** Sends the exchange's request (again); TTFT counts from this send. */
+  private void execute(StreamExchange x) {
+    AsyncRequestProducer producer = producer(x);
+    StreamExchange.Attempt attempt = x.newAttempt();
+    long now = System.nanoTime();
+    x.sendNanos = now;
+    x.lastActivityNanos = now;
+    x.future = http.execute(producer, attempt, null, null, attempt);
+  }
+
+  /** A request that provably never left (see {@link StreamExchange#neverSent}) goes out again. */
+  private void resend(StreamExchange x) {
+    if (closed) {
+      x.cancel();
+      return;
+    }
+    execute(x);
+  }
+
+  /** True once the server was seen closing idle kept-alive connections (then none are kept). */
+  public boolean serverClosesIdleConnections() {
+    return reuseGuard.serverClosesIdle();
+  }
+
+  private AsyncRequestProducer producer(StreamExchange x) {
+    InferenceRequest r = x.request();
     AsyncRequestBuilder b = AsyncRequestBuilder.post()
         .setHttpHost(host)
         .setPath(basePath + r.endpoint())
-        .setEntity(AsyncEntityProducers.create(r.body(), ContentType.APPLICATION_JSON));
+        .setEntity(x.watchBody(AsyncEntityProducers.create(r.body(), ContentType.APPLICATION_JSON)));
     options.apiKey().ifPresent(k -> b.addHeader("Authorization", "Bearer " + k));
     for (Map.Entry<String, String> h : r.headers()) {
       b.addHeader(h.getKey(), h.getValue());
@@ -203,6 +234,7 @@ public final class StreamingClient implements AutoCloseable {
       return;
     }
     closed = true;
+    reuseGuard.shutdown();
     boolean busy = !inflight.isEmpty();
     for (StreamExchange x : inflight) {
       x.cancel();

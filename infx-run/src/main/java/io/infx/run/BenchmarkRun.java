@@ -116,6 +116,10 @@ public final class BenchmarkRun {
     }
     if (options.adapter().equals("slurm")) {
       SlurmAdapter.settings(adapterOptions); // rejects unknown keys and bad values before any point runs
+      if (options.endpoint().isPresent()) {
+        throw new UsageException("--endpoint benchmarks a server this machine reaches: use the local adapter "
+            + "(a Slurm job would start its own server)");
+      }
     }
     // the fleet routes by the runners.yaml cluster records (Slurm settings, env), as
     // infx fleet launch --runner-config does; loaded when the first point launches
@@ -182,6 +186,30 @@ public final class BenchmarkRun {
       points.add(p);
     }
     return new RunPlan(matrix, points, options.adapter());
+  }
+
+  /**
+   * What {@code recipes} makes of every planned point that would run ({@code infx recipe show}):
+   * selection and rendering exactly as a launch does, without launching.
+   *
+   * @throws InfxException kind {@code recipe} naming the first row no recipe (or two equally
+   *     specific ones) matches
+   */
+  public List<io.infx.fleet.recipe.RecipeLaunch> recipeLaunches(io.infx.fleet.recipe.RecipeFile recipes) {
+    List<Source> sources = new ArrayList<>();
+    for (Path f : options.configFiles()) {
+      sources.add(Source.file(f, f.toString()));
+    }
+    Catalog catalog = Catalog.load(sources);
+    List<io.infx.fleet.recipe.RecipeLaunch> out = new ArrayList<>();
+    for (PlannedPoint p : plan().points()) {
+      if (p.action() == PlannedPoint.Action.SKIP) {
+        continue;
+      }
+      out.add(recipes.launchFor(io.infx.run.internal.RecipeRows.of(catalog, p.row(), p.runner(), p.resultFilename()),
+          p.env(), System.getenv(), Path.of("")));
+    }
+    return out;
   }
 
   /** Why the adapter cannot run a row, if it cannot. */
@@ -567,6 +595,7 @@ public final class BenchmarkRun {
         .problems(problems)
         .metadata("configs", files)
         .metadata("adapter", plan.adapter())
+        .metadata("server", serverDescription())
         .metadata("points", String.format(Locale.ROOT, "%d succeeded, %d resumed, %d failed, %d skipped",
             count(outcomes, PointOutcome.Status.SUCCEEDED), count(outcomes, PointOutcome.Status.RESUMED),
             count(outcomes, PointOutcome.Status.FAILED), count(outcomes, PointOutcome.Status.SKIPPED)))
@@ -581,6 +610,15 @@ public final class BenchmarkRun {
     } catch (IOException e) {
       return Json.mapper().createArrayNode();
     }
+  }
+
+  /** What served the points: recipes, a running endpoint, or the simulator (said plainly). */
+  public String serverDescription() {
+    if (options.endpoint().isPresent()) {
+      return "running server at " + options.endpoint().get();
+    }
+    return options.recipeFile().map(f -> "real engines launched from recipes in " + f)
+        .orElse("SIMULATED: infx's embedded simulator (infx-sim), not an inference engine");
   }
 
   private static long count(List<PointOutcome> outcomes, PointOutcome.Status s) {

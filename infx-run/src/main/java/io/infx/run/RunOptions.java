@@ -36,7 +36,8 @@ public abstract class RunOptions {
   /**
    * Fleet adapter every point is launched on through {@code infx-fleet}: {@code local} (default)
    * or {@code slurm} (one Slurm job per point, running the simulator and the client on the node).
-   * The server is the embedded simulator ({@link #simulator()}) on both.
+   * The server is the engine a recipe starts ({@link #recipes()}), a running server
+   * ({@link #endpoint()}), or else the embedded simulator ({@link #simulator()}).
    */
   @Value.Default
   public String adapter() {
@@ -122,6 +123,31 @@ public abstract class RunOptions {
    */
   public abstract Optional<Path> evalThresholds();
 
+  /**
+   * Recipe file (docs/recipes.md): each point's server is the real engine its recipe starts,
+   * through the fleet adapter. Default: {@code <first-config-stem>.recipes.yaml} beside the first
+   * config when it exists; without either (and without {@link #endpoint()}) the embedded simulator
+   * serves every point.
+   */
+  public abstract Optional<Path> recipes();
+
+  /**
+   * An already-running OpenAI-compatible server to benchmark (e.g. {@code http://127.0.0.1:8000}):
+   * nothing is launched; every point's client sends to it. Local adapter only.
+   */
+  public abstract Optional<java.net.URI> endpoint();
+
+  /** The recipe file in effect: {@link #recipes()}, else the one beside the first config, if any. */
+  public Optional<Path> recipeFile() {
+    if (recipes().isPresent() || endpoint().isPresent()) {
+      return recipes();
+    }
+    Path first = configFiles().get(0);
+    String name = first.getFileName().toString().replaceFirst("\\.ya?ml$", "");
+    Path beside = first.resolveSibling(name + ".recipes.yaml");
+    return java.nio.file.Files.isRegularFile(beside) ? Optional.of(beside) : Optional.empty();
+  }
+
   /** Report title; default: the first config file's name. */
   public abstract Optional<String> title();
 
@@ -136,6 +162,9 @@ public abstract class RunOptions {
     if (agenticDuration().isPresent()
         && (agenticDuration().get().isNegative() || agenticDuration().get().toSeconds() < 1)) {
       throw new IllegalArgumentException("agenticDuration must be at least 1 s");
+    }
+    if (recipes().isPresent() && endpoint().isPresent()) {
+      throw new IllegalArgumentException("give recipes (launch servers) or an endpoint (use a running server), not both");
     }
     if (pointTimeout().isNegative() || pointTimeout().isZero()) {
       throw new IllegalArgumentException("pointTimeout must be > 0");

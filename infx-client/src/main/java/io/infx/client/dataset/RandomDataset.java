@@ -1,5 +1,6 @@
 package io.infx.client.dataset;
 
+import io.infx.client.chat.PromptTemplate;
 import io.infx.client.tokenizer.Tokenizer;
 import io.infx.core.UsageException;
 import java.util.Arrays;
@@ -13,6 +14,11 @@ import java.util.stream.IntStream;
  * of consecutive token ids {@code (offset_i + i + j) mod V}; the ids are decoded, re-encoded,
  * padded with random ids or truncated (up to 10 rounds) to reach the target length, and the final
  * text's token count is the recorded prompt length.
+ *
+ * <p>With a chat template ({@code --use-chat-template}) the reference's accounting is kept: the
+ * template's own length, {@code len(encode(template("a"))) - 1}, is subtracted from the input
+ * length before sampling, each finished prompt is wrapped, and the wrapped text's token count is
+ * the recorded prompt length.
  *
  * <p>Differences from the Python client, on purpose (see {@code docs/decisions.md}): the RNG is
  * Java's {@link SplittableRandom} seeded with {@code seed} (draw order kept: prefix, input lengths,
@@ -31,6 +37,18 @@ public final class RandomDataset {
    */
   public static List<Prompt> generate(Tokenizer tokenizer, int inputLen, int outputLen,
       double rangeRatio, int prefixLen, int numPrompts, long seed) {
+    return generate(tokenizer, inputLen, outputLen, rangeRatio, prefixLen, numPrompts, seed, null);
+  }
+
+  /**
+   * Builds {@code numPrompts} prompts, each wrapped in {@code template} when one is given.
+   *
+   * @param template the chat framing, or null for raw prompts
+   * @throws UsageException for negative lengths, a ratio outside [0, 1], an empty vocabulary, or
+   *     an input length shorter than the template's own tokens
+   */
+  public static List<Prompt> generate(Tokenizer tokenizer, int inputLen, int outputLen,
+      double rangeRatio, int prefixLen, int numPrompts, long seed, PromptTemplate template) {
     if (inputLen < 0 || outputLen < 1 || prefixLen < 0 || numPrompts < 0) {
       throw new UsageException("random dataset: input length ≥ 0, output length ≥ 1, prefix"
           + " length ≥ 0 and prompt count ≥ 0 required (got " + inputLen + ", " + outputLen + ", "
@@ -42,6 +60,14 @@ public final class RandomDataset {
     int vocab = tokenizer.vocabSize();
     if (vocab < 1) {
       throw new UsageException("tokenizer " + tokenizer.id() + " has an empty vocabulary");
+    }
+    if (template != null) {
+      int templateLen = templateTokens(tokenizer, template);
+      if (inputLen - templateLen < 0) {
+        throw new UsageException("--random-input-len " + inputLen + " is shorter than the chat"
+            + " template's own " + templateLen + " tokens (" + template.description() + ")");
+      }
+      inputLen -= templateLen;
     }
     SplittableRandom rng = new SplittableRandom(seed);
     int[] prefix = new int[prefixLen];
@@ -65,12 +91,21 @@ public final class RandomDataset {
     long padSeed = rng.nextLong();
     Prompt[] out = new Prompt[numPrompts];
     IntStream.range(0, numPrompts).parallel().forEach(i -> out[i] = build(tokenizer, vocab,
-        prefix, inLens[i], outLens[i], offsets[i], i, new SplittableRandom(padSeed + i * 0x9E3779B97F4A7C15L)));
+        prefix, inLens[i], outLens[i], offsets[i], i, new SplittableRandom(padSeed + i * 0x9E3779B97F4A7C15L),
+        template));
     return List.of(out);
   }
 
+  /**
+   * The tokens a chat template adds around a prompt, as the reference measures them:
+   * {@code len(encode(template("a"), add_special_tokens=False)) - 1}.
+   */
+  public static int templateTokens(Tokenizer tokenizer, PromptTemplate template) {
+    return tokenizer.count(template.apply("a")) - 1;
+  }
+
   private static Prompt build(Tokenizer tok, int vocab, int[] prefix, int inLen, int outLen,
-      int offset, int i, SplittableRandom pad) {
+      int offset, int i, SplittableRandom pad, PromptTemplate template) {
     int target = prefix.length + inLen;
     int[] ids = Arrays.copyOf(prefix, target);
     for (int j = 0; j < inLen; j++) {
@@ -92,6 +127,9 @@ public final class RandomDataset {
         adjusted = Arrays.copyOf(enc, target);
       }
       text = tok.decode(adjusted);
+    }
+    if (template != null) {
+      text = template.apply(text);
     }
     return new Prompt(text, tok.count(text), outLen);
   }

@@ -87,10 +87,24 @@ public final class BenchDriver {
       life.events().fail("env", FailureKind.INPUT, e.getMessage(), 1);
       return JobStatus.of(JobState.FAILED, "bad environment", 1);
     }
-    int port = env.containsKey("PORT") && !env.get("PORT").isBlank() ? Integer.parseInt(env.get("PORT"))
+    java.util.Optional<URI> external = plan.server() instanceof ServerSpec.External x
+        ? java.util.Optional.of(x.baseUrl()) : java.util.Optional.empty();
+    int port = external.isPresent() ? external.get().getPort()
+        : env.containsKey("PORT") && !env.get("PORT").isBlank() ? Integer.parseInt(env.get("PORT"))
         : Ports.ephemeral();
+    URI base = external.map(u -> URI.create(u.toString().replaceAll("/+$", "")))
+        .orElse(URI.create("http://127.0.0.1:" + port));
     Map<String, String> serverEnv = new LinkedHashMap<>(env);
+    if (plan.server() instanceof ServerSpec.Command c) {
+      serverEnv.putAll(c.env());
+    }
     serverEnv.put("PORT", Integer.toString(port));
+    if (plan.client().useChatTemplate()) {
+      String why = "the recipe asks for --use-chat-template, which infx's client does not implement yet "
+          + "(it would send different prompts than InferenceX); set client.use-chat-template: false";
+      life.events().fail("client", FailureKind.INPUT, why, 1);
+      return JobStatus.of(JobState.FAILED, why, 1);
+    }
     boolean simulated = plan.server() instanceof ServerSpec.Embedded;
 
     // 1. server
@@ -103,7 +117,8 @@ public final class BenchDriver {
     }
 
     // 2. readiness
-    URI health = URI.create("http://127.0.0.1:" + port + "/health");
+    String healthPath = plan.server() instanceof ServerSpec.Command c ? c.healthPath() : "/health";
+    URI health = URI.create(base + healthPath);
     try {
       life.events().timed("readiness", () -> ReadinessProbe.http(health).timeout(plan.readinessTimeout())
           .pollEvery(Duration.ofMillis(simulated ? 100 : 1000)).awaitReady(alive, null));
@@ -116,7 +131,7 @@ public final class BenchDriver {
     boolean runEval = evalOnly || "true".equalsIgnoreCase(env.getOrDefault("RUN_EVAL", "false").strip());
     String completed = "no requests (eval only)";
     if (!evalOnly) {
-      Optional<JobStatus> failed = runClient(plan, env, port, conc, isl, osl, ratio, simulated, alive, life, log);
+      Optional<JobStatus> failed = runClient(plan, env, base, conc, isl, osl, ratio, simulated, alive, life, log);
       if (failed.isPresent()) {
         return failed.get();
       }
@@ -127,7 +142,7 @@ public final class BenchDriver {
     if (runEval) {
       EvalStep.Outcome eval;
       try {
-        eval = life.events().timed("eval", () -> EvalStep.run(env, port, conc, plan.workspace(),
+        eval = life.events().timed("eval", () -> EvalStep.run(env, base, conc, plan.workspace(),
             plan.client().eval(), life, log));
       } catch (Exception e) {
         life.events().fail("eval", FailureKind.CLIENT, String.valueOf(e.getMessage()), 1);
@@ -143,19 +158,20 @@ public final class BenchDriver {
   }
 
   /** Step 3, the load generator; a failed status when it did not complete. */
-  private static Optional<JobStatus> runClient(Plan plan, Map<String, String> env, int port, int conc,
+  private static Optional<JobStatus> runClient(Plan plan, Map<String, String> env, URI base, int conc,
       int isl, int osl, double ratio, boolean simulated, ReadinessProbe.Liveness alive, Lifecycle life,
       LogSink log) {
     ServeJob job = ServeJob.builder()
         .backend(Backend.parse(plan.client().backend()))
-        .baseUrl(URI.create("http://127.0.0.1:" + port))
+        .baseUrl(base)
         .model(env.get("MODEL"))
         .tokenizer(plan.client().tokenizer().or(() -> simulated ? Optional.of("builtin") : Optional.empty()))
         .numPrompts(plan.client().numPrompts().orElse(10 * conc))
         .numWarmups(plan.client().numWarmups().orElse(2 * conc))
         .randomInputLen(isl).randomOutputLen(osl).randomRangeRatio(ratio)
         .maxConcurrency(conc)
-        .body(BodyOptions.builder().ignoreEos(true).build())
+        .endpoint(plan.client().endpoint())
+        .body(BodyOptions.builder().ignoreEos(true).extraBody(plan.client().extraBody()).build())
         .saveResult(true).resultDir(plan.workspace()).resultFilename(env.get("RESULT_FILENAME") + ".json")
         .progress(false)
         .build();
@@ -182,6 +198,10 @@ public final class BenchDriver {
 
   private static ReadinessProbe.Liveness startServer(Plan plan, Map<String, String> env, int port,
       io.infx.fleet.spi.Backend backend, Lifecycle life, LogSink log) {
+    if (plan.server() instanceof ServerSpec.External x) {
+      log.line("server", "benchmarking the running server at " + x.baseUrl() + " (nothing started)");
+      return OptionalInt::empty;
+    }
     if (plan.server() instanceof ServerSpec.Embedded e) {
       // the row's TP / EP / DP-attention shape the simulated capacity (docs/simulator.md)
       SimConfig cfg = SimConfig.builder().from(e.config()).port(port).model(env.get("MODEL"))
@@ -200,7 +220,7 @@ public final class BenchDriver {
         .gpus(parseOr(env.get("GPU_COUNT"), 0))
         .build();
     JobHandle h = backend.start(spec);
-    life.onClose("stop server", () -> backend.cancel(h, Duration.ofSeconds(30)));
+    life.onClose("stop server", () -> backend.cancel(h, c.stopTimeout()));
     // Stream server.log while we wait and while the client runs.
     Thread follower = new Thread(() -> backend.await(h, Duration.ofDays(365), (src, line) -> log.line("server", line)),
         "infx-server-log");

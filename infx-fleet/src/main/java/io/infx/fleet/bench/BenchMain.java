@@ -22,6 +22,8 @@ import java.util.Map;
  * {@code scancel}) stop the server before exiting {@code 128+N}.
  *
  * <pre>java -cp CLASSPATH io.infx.fleet.bench.BenchMain --workspace DIR [--server-cmd CMD]
+ *     [--server-env NAME=VALUE]… [--health PATH] [--stop-timeout SECONDS] [--endpoint PATH]
+ *     [--extra-body JSON] [--use-chat-template true|false]
  *     [--readiness-timeout SECONDS] [--backend vllm] [--tokenizer T] [--num-prompts N] [--num-warmups N]
  *     [--eval-cmd CMD] [--eval-tasks TASKS] [--eval-limit N]</pre>
  */
@@ -40,6 +42,10 @@ public final class BenchMain {
     Duration readiness = Duration.ofMinutes(10);
     var client = ClientSettings.builder();
     var eval = EvalSettings.builder();
+    String serverCmd = null;
+    Map<String, String> serverEnv = new java.util.LinkedHashMap<>();
+    String health = "/health";
+    Duration stopTimeout = Duration.ofSeconds(30);
     while (!a.isEmpty()) {
       String opt = a.poll();
       String val = a.poll();
@@ -49,7 +55,28 @@ public final class BenchMain {
       }
       switch (opt) {
         case "--workspace" -> workspace = Path.of(val);
-        case "--server-cmd" -> server = new ServerSpec.Command(val);
+        case "--server-cmd" -> serverCmd = val;
+        case "--server-env" -> {
+          int eq = val.indexOf('=');
+          if (eq <= 0) {
+            out.println("infx bench: --server-env takes NAME=VALUE, got " + val);
+            return 2;
+          }
+          serverEnv.put(val.substring(0, eq), val.substring(eq + 1));
+        }
+        case "--health" -> health = val;
+        case "--stop-timeout" -> stopTimeout = Duration.ofSeconds(Long.parseLong(val));
+        case "--endpoint" -> client.endpoint(val);
+        case "--extra-body" -> {
+          try {
+            client.extraBody(io.infx.core.json.Json.mapper().readValue(val,
+                new com.fasterxml.jackson.core.type.TypeReference<java.util.LinkedHashMap<String, Object>>() { }));
+          } catch (java.io.IOException e) {
+            out.println("infx bench: --extra-body must be a JSON object: " + e.getMessage());
+            return 2;
+          }
+        }
+        case "--use-chat-template" -> client.useChatTemplate(Boolean.parseBoolean(val));
         case "--readiness-timeout" -> readiness = Duration.ofSeconds(Long.parseLong(val));
         case "--backend" -> client.backend(val);
         case "--tokenizer" -> client.tokenizer(val);
@@ -63,6 +90,9 @@ public final class BenchMain {
           return 2;
         }
       }
+    }
+    if (serverCmd != null) {
+      server = new ServerSpec.Command(serverCmd, serverEnv, health, stopTimeout);
     }
     Path ws = workspace;
     JobEvents events = new JobEvents();

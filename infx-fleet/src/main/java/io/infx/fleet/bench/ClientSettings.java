@@ -24,6 +24,22 @@ public abstract class ClientSettings {
   /** Tokenizer; default {@code builtin} with the simulator, else the row's {@code MODEL}. */
   public abstract Optional<String> tokenizer();
 
+  /** Request path; default the backend's ({@code /v1/completions}, {@code /v1/chat/completions}). */
+  public abstract Optional<String> endpoint();
+
+  /** Fields merged into every request body (a recipe's {@code extra-body}). */
+  public abstract java.util.Map<String, Object> extraBody();
+
+  /**
+   * Apply the model's chat template to prompts (InferenceX's {@code --use-chat-template}). The infx
+   * client cannot yet: a point that asks fails with a clear message rather than measuring
+   * something else.
+   */
+  @Value.Default
+  public boolean useChatTemplate() {
+    return false;
+  }
+
   /** Override of {@code 10 × CONC}. */
   public abstract OptionalInt numPrompts();
 

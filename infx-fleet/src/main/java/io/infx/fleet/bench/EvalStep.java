@@ -53,12 +53,13 @@ public final class EvalStep {
   }
 
   /**
-   * Runs the eval at concurrency {@code conc} against {@code http://127.0.0.1:port}, stages its
-   * output and writes {@code meta_env.json}. Never throws for a failed eval.
+   * Runs the eval at concurrency {@code conc} against the server at {@code base} (e.g.
+   * {@code http://127.0.0.1:8000}), stages its output and writes {@code meta_env.json}. Never
+   * throws for a failed eval.
    */
-  public static Outcome run(Map<String, String> pointEnv, int port, int conc, Path workspace,
+  public static Outcome run(Map<String, String> pointEnv, java.net.URI base, int conc, Path workspace,
       EvalSettings settings, Lifecycle life, LogSink log) {
-    Map<String, String> env = evalEnv(pointEnv, port, conc, workspace, settings);
+    Map<String, String> env = evalEnv(pointEnv, base, conc, workspace, settings);
     Optional<String> missing = missingTool(settings, env, workspace);
     if (missing.isPresent()) {
       writeMeta(workspace, pointEnv, conc, false);
@@ -100,13 +101,14 @@ public final class EvalStep {
   }
 
   /** The environment the eval tool runs with (see {@link EvalSettings}). */
-  static Map<String, String> evalEnv(Map<String, String> pointEnv, int port, int conc, Path workspace,
+  static Map<String, String> evalEnv(Map<String, String> pointEnv, java.net.URI base, int conc, Path workspace,
       EvalSettings settings) {
     Map<String, String> env = new LinkedHashMap<>(pointEnv);
-    env.put("PORT", Integer.toString(port));
+    String root = base.toString().replaceAll("/+$", "");
+    env.put("PORT", Integer.toString(base.getPort()));
     env.put("MODEL_NAME", nonEmpty(pointEnv.get("MODEL_NAME")).orElse(pointEnv.getOrDefault("MODEL", "")));
     env.putIfAbsent("OPENAI_API_KEY", "EMPTY");
-    env.put("OPENAI_BASE_URL", "http://127.0.0.1:" + port + "/v1");
+    env.put("OPENAI_BASE_URL", root + "/v1");
     env.put("EVAL_RESULT_DIR", workspace.toAbsolutePath().resolve("eval_out").toString());
     env.put("EVAL_TASKS_DIR", settings.tasks());
     env.put("EVAL_CONCURRENT_REQUESTS", Integer.toString(conc));
@@ -125,8 +127,8 @@ public final class EvalStep {
 
   /** run_lm_eval's invocation, against 127.0.0.1. */
   static String defaultCommand(Map<String, String> env) {
-    String modelArgs = "model=" + env.get("MODEL_NAME") + ",base_url=http://127.0.0.1:" + env.get("PORT")
-        + "/v1/chat/completions,api_key=" + "${OPENAI_API_KEY}" + ",eos_string=</s>,max_retries=5,num_concurrent="
+    String modelArgs = "model=" + env.get("MODEL_NAME") + ",base_url=" + env.get("OPENAI_BASE_URL")
+        + "/chat/completions,api_key=" + "${OPENAI_API_KEY}" + ",eos_string=</s>,max_retries=5,num_concurrent="
         + env.get("EVAL_CONCURRENT_REQUESTS") + ",timeout=1800,tokenized_requests=False,max_length="
         + env.get("EVAL_MAX_MODEL_LEN");
     String limit = nonEmpty(env.get("EVAL_LIMIT")).map(l -> " --limit " + shellQuote(l)).orElse("");

@@ -19,12 +19,40 @@ public sealed interface ServerSpec {
 
   /**
    * A server started as a child process (or in a container) with the point's environment plus
-   * {@code PORT}; run by {@code bash -c}, so {@code $MODEL}, {@code $TP}, … expand.
+   * {@code env} plus {@code PORT}; run by {@code bash -c}, so {@code $MODEL}, {@code $TP}, … expand.
+   * Ready when {@code healthPath} answers 200 while the process lives; stopped with SIGTERM, then
+   * SIGKILL after {@code stopTimeout}.
    */
-  record Command(String shellCommand) implements ServerSpec {
+  record Command(String shellCommand, java.util.Map<String, String> env, String healthPath,
+      java.time.Duration stopTimeout) implements ServerSpec {
     public Command {
       if (shellCommand == null || shellCommand.isBlank()) {
         throw new IllegalArgumentException("server command is empty");
+      }
+      env = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(env));
+      if (healthPath == null || !healthPath.startsWith("/")) {
+        throw new IllegalArgumentException("health path must start with '/', got " + healthPath);
+      }
+      if (stopTimeout.isNegative()) {
+        throw new IllegalArgumentException("stop timeout must be >= 0");
+      }
+    }
+
+    /** A command with no extra environment, readiness on {@code /health}, 30 s to stop. */
+    public Command(String shellCommand) {
+      this(shellCommand, java.util.Map.of(), "/health", java.time.Duration.ofSeconds(30));
+    }
+  }
+
+  /**
+   * A server that is already running (e.g. {@code infx run --endpoint URL}): nothing is started or
+   * stopped; readiness is {@code GET <baseUrl>/health}, and the client sends to {@code baseUrl}.
+   */
+  record External(java.net.URI baseUrl) implements ServerSpec {
+    public External {
+      Objects.requireNonNull(baseUrl, "baseUrl");
+      if (baseUrl.getHost() == null || baseUrl.getPort() < 0 && baseUrl.getScheme() == null) {
+        throw new IllegalArgumentException("endpoint must be an http URL with a host, got " + baseUrl);
       }
     }
   }

@@ -107,6 +107,22 @@ public final class SlurmAdapter implements FleetAdapter {
     if (launch.server() instanceof ServerSpec.Command c) {
       cmd.add("--server-cmd");
       cmd.add(c.shellCommand());
+      c.env().forEach((k, v) -> {
+        cmd.add("--server-env");
+        cmd.add(k + "=" + v);
+      });
+      cmd.addAll(List.of("--health", c.healthPath(), "--stop-timeout", Long.toString(c.stopTimeout().toSeconds())));
+    }
+    launch.client().endpoint().ifPresent(e -> cmd.addAll(List.of("--endpoint", e)));
+    if (!launch.client().extraBody().isEmpty()) {
+      try {
+        cmd.addAll(List.of("--extra-body", io.infx.core.json.Json.mapper().writeValueAsString(launch.client().extraBody())));
+      } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        throw new IllegalStateException(e);
+      }
+    }
+    if (launch.client().useChatTemplate()) {
+      cmd.addAll(List.of("--use-chat-template", "true"));
     }
     launch.client().tokenizer().ifPresent(t -> {
       cmd.add("--tokenizer");

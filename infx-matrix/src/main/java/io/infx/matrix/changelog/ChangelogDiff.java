@@ -22,7 +22,7 @@ import java.util.stream.Collectors;
  * @param source the changelog file as the user named it (for error locations)
  * @param added the added lines, in head order
  */
-public record ChangelogDiff(String source, List<LineDiff.Line> added) {
+public record ChangelogDiff(String source, List<DiffLine> added) {
 
   private static final Pattern HUNK =
       Pattern.compile("^@@ -(\\d+)(?:,(\\d+))? \\+(\\d+)(?:,(\\d+))? @@.*");
@@ -49,8 +49,8 @@ public record ChangelogDiff(String source, List<LineDiff.Line> added) {
    * mistaken for a file header.
    */
   public static ChangelogDiff fromUnifiedDiff(String diff, String source) {
-    List<LineDiff.Line> removed = new ArrayList<>();
-    List<LineDiff.Line> added = new ArrayList<>();
+    List<DiffLine> removed = new ArrayList<>();
+    List<DiffLine> added = new ArrayList<>();
     boolean inHunk = false;
     int oldLine = 0;
     int newLine = 0;
@@ -66,8 +66,8 @@ public record ChangelogDiff(String source, List<LineDiff.Line> added) {
         continue;
       }
       switch (line.charAt(0)) {
-        case '+' -> added.add(new LineDiff.Line(newLine++, line.substring(1)));
-        case '-' -> removed.add(new LineDiff.Line(oldLine++, line.substring(1)));
+        case '+' -> added.add(new DiffLine(newLine++, line.substring(1)));
+        case '-' -> removed.add(new DiffLine(oldLine++, line.substring(1)));
         case ' ' -> {
           oldLine++;
           newLine++;
@@ -80,7 +80,7 @@ public record ChangelogDiff(String source, List<LineDiff.Line> added) {
     return new ChangelogDiff(source, added);
   }
 
-  private static void checkDeletions(List<LineDiff.Line> removed, String source) {
+  private static void checkDeletions(List<DiffLine> removed, String source) {
     List<Violation> violations = removed.stream()
         .filter(l -> !l.text().strip().isEmpty())
         .map(l -> Violation.builder()
@@ -103,7 +103,7 @@ public record ChangelogDiff(String source, List<LineDiff.Line> added) {
 
   /** The added lines joined with {@code \n}: the YAML text of the new entries. */
   public String addedText() {
-    return added.stream().map(LineDiff.Line::text).collect(Collectors.joining("\n"));
+    return added.stream().map(DiffLine::text).collect(Collectors.joining("\n"));
   }
 
   /** The head-file line of line {@code yamlLine} (1-based) of {@link #addedText()}. */

@@ -24,7 +24,7 @@ class ChangelogDiffTest {
   @Test
   void appendedLinesAreTheNewEntriesWithHeadLineNumbers() {
     ChangelogDiff d = ChangelogDiff.between(BASE, BASE + "\n" + ADDED, "perf-changelog.yaml");
-    assertThat(d.added()).extracting(LineDiff.Line::number).containsExactly(6, 7, 8, 9, 10, 11);
+    assertThat(d.added()).extracting(DiffLine::number).containsExactly(6, 7, 8, 9, 10, 11);
     assertThat(d.addedText()).isEqualTo("\n" + ADDED.substring(0, ADDED.length() - 1));
     List<ChangelogEntry> entries = d.entries(false);
     assertThat(entries).singleElement().extracting(ChangelogEntry::configKeys)
@@ -74,8 +74,8 @@ class ChangelogDiffTest {
         + "@@ -4,2 +4,4 @@\n     - d\n   pr-link: XXX\n+++not a header\n+--also added\n"
         + "\\ No newline at end of file\n";
     ChangelogDiff d = ChangelogDiff.fromUnifiedDiff(diff, "f");
-    assertThat(d.added()).containsExactly(new LineDiff.Line(6, "++not a header"),
-        new LineDiff.Line(7, "--also added"));
+    assertThat(d.added()).containsExactly(new DiffLine(6, "++not a header"),
+        new DiffLine(7, "--also added"));
     String deleting = "--- a\n+++ b\n@@ -1,2 +1,1 @@\n--- was a yaml document marker\n"
         + " kept\n";
     assertThatThrownBy(() -> ChangelogDiff.fromUnifiedDiff(deleting, "f"))
@@ -117,7 +117,7 @@ class ChangelogDiffTest {
         });
   }
 
-  private static List<String> kept(List<String> lines, List<LineDiff.Line> dropped) {
+  private static List<String> kept(List<String> lines, List<DiffLine> dropped) {
     List<String> out = new ArrayList<>();
     for (int i = 0; i < lines.size(); i++) {
       int n = i + 1;

@@ -19,10 +19,14 @@ import java.nio.file.Path;
 import java.util.Optional;
 import java.util.function.Supplier;
 import io.infx.core.InfxException;
+import java.util.List;
+import io.infx.fleet.recipe.RecipeFile;
+import io.infx.fleet.recipe.RecipeLaunch;
 
 /**
  * Launches fixed-seq-len points through {@code infx-fleet} ({@link FleetLauncher}, the same path as
- * {@code infx fleet launch}) on the run's adapter, with the embedded simulator as the server: the
+ * {@code infx fleet launch}) on the run's adapter, with the server its recipe starts (a real
+ * engine), the running server of {@code --endpoint}, or else the embedded simulator: the
  * point's workspace gets {@code launch.env}, {@code artifact_plan.json}, the raw result, its
  * aggregate and {@code job_event.json}. AgentX points replay traces in this JVM
  * ({@link AgenticSimulatorLauncher}); the planner only lets them through on {@code local}.
@@ -34,6 +38,8 @@ public final class FleetPointLauncher implements PointLauncher {
   private final PointLauncher agentic;
   private final Supplier<RunnerInventory> inventorySource;
   private RunnerInventory inventory;
+  private final Optional<RecipeFile> recipes;
+  private io.infx.matrix.Catalog catalog;
 
   /**
    * @param inventory the run's {@code runners.yaml}, read once when the first point launches: the
@@ -45,6 +51,19 @@ public final class FleetPointLauncher implements PointLauncher {
     this.context = context;
     this.agentic = new AgenticSimulatorLauncher(options);
     this.inventorySource = inventory;
+    // validated before any point runs: a broken recipe file fails the run with every error at once
+    this.recipes = options.recipeFile().map(RecipeFile::load);
+  }
+
+  private synchronized io.infx.matrix.Catalog catalog() {
+    if (catalog == null) {
+      List<io.infx.core.tree.Source> sources = new java.util.ArrayList<>();
+      for (java.nio.file.Path f : options.configFiles()) {
+        sources.add(io.infx.core.tree.Source.file(f, f.toString()));
+      }
+      catalog = io.infx.matrix.Catalog.load(sources);
+    }
+    return catalog;
   }
 
   /** The gate's thresholds file: {@link RunOptions#evalThresholds()}, else InferenceX's, in the run directory. */
@@ -73,6 +92,20 @@ public final class FleetPointLauncher implements PointLauncher {
     }
     int conc = point.conc().get(0);
     log.println("infx run: " + point.resultFilename() + " through the fleet adapter '" + options.adapter() + "'");
+    ServerSpec server = new ServerSpec.Embedded(options.simulator());
+    var client = ClientSettings.builder();
+    java.time.Duration readiness = java.time.Duration.ofMinutes(10);
+    if (options.endpoint().isPresent()) {
+      server = new ServerSpec.External(options.endpoint().get());
+    } else if (recipes.isPresent()) {
+      RecipeLaunch l = recipes.get().launchFor(
+          RecipeRows.of(catalog(), point.row(), point.runner(), point.resultFilename()), point.env(),
+          System.getenv(), java.nio.file.Path.of(""));
+      log.println("infx run: recipe " + l.recipe() + " (" + l.where() + "): " + l.server().shellCommand());
+      server = l.server();
+      client.from(l.client());
+      readiness = l.startupTimeout();
+    }
     LaunchResult r = FleetLauncher.builder()
         .row(MatrixRow.of(point.row()))
         .runner(RunnerName.of(point.runner()))
@@ -81,12 +114,13 @@ public final class FleetPointLauncher implements PointLauncher {
         .adapter(options.adapter())
         .inventory(inventory())
         .options(AdapterOptions.of(options.adapterOptions()))
-        .server(new ServerSpec.Embedded(options.simulator()))
-        .client(ClientSettings.builder()
+        .server(server)
+        .client(client
             .numPrompts(options.promptsPerConc() * conc)
             .numWarmups(options.warmupsPerConc() * conc)
             .eval(options.eval())
             .build())
+        .readinessTimeout(readiness)
         .timeLimit(options.pointTimeout())
         .log(LogSink.to(log))
         .launch();

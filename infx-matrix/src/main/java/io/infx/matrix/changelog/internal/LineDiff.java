@@ -1,5 +1,6 @@
 package io.infx.matrix.changelog.internal;
 
+import io.infx.matrix.changelog.DiffLine;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -11,11 +12,9 @@ import java.util.List;
  */
 public final class LineDiff {
 
-  /** One line of one side: 1-based line number and text without its terminator. */
-  public record Line(int number, String text) {}
 
   /** The lines only in the old text and the lines only in the new text, each in order. */
-  public record Result(List<Line> removed, List<Line> added) {}
+  public record Result(List<DiffLine> removed, List<DiffLine> added) {}
 
   /** Above this many differences the texts are treated as completely rewritten. */
   private static final int MAX_EDIT_DISTANCE = 4000;
@@ -62,16 +61,16 @@ public final class LineDiff {
       java.util.Arrays.fill(removedX, true);
       java.util.Arrays.fill(addedY, true);
     }
-    List<Line> removed = new ArrayList<>();
-    List<Line> added = new ArrayList<>();
+    List<DiffLine> removed = new ArrayList<>();
+    List<DiffLine> added = new ArrayList<>();
     for (int i = 0; i < x.size(); i++) {
       if (removedX[i]) {
-        removed.add(new Line(prefix + i + 1, strip(x.get(i))));
+        removed.add(new DiffLine(prefix + i + 1, strip(x.get(i))));
       }
     }
     for (int j = 0; j < y.size(); j++) {
       if (addedY[j]) {
-        added.add(new Line(prefix + j + 1, strip(y.get(j))));
+        added.add(new DiffLine(prefix + j + 1, strip(y.get(j))));
       }
     }
     return new Result(removed, added);

@@ -1,0 +1,18 @@
+package io.infx.client.chat;
+
+import io.infx.core.InfxException;
+
+/**
+ * A chat template that cannot be loaded (no template, unreadable file, syntax error with line and
+ * column) or that refused to render (its own {@code raise_exception}, e.g. "System role not
+ * supported", or a type error). A user error: the CLI prints the message, not a stack trace.
+ */
+public final class ChatTemplateException extends InfxException {
+  public ChatTemplateException(String message) {
+    super("chat-template", message);
+  }
+
+  public ChatTemplateException(String message, Throwable cause) {
+    super("chat-template", message, cause);
+  }
+}
