@@ -33,7 +33,13 @@ class RunEvalCommandTest {
               search-space:
               - { tp: 8, conc-list: [64] }
         """);
-    Files.writeString(tmp.resolve("runners.yaml"), "labels:\n  h200: [h200-x_0]\n");
+    Files.writeString(tmp.resolve("runners.yaml"), """
+        labels:
+          h200: [h200-x_0]
+          cluster:h200-x: [h200-x_0]
+        clusters:
+          h200-x: {gpus-per-node: 8, arch: x86_64, scheduler: slurm, slurm: {partition: p, exclusive: false}}
+        """);
     // an eval tool writing lm-eval-shaped output; 0.95 passes glm5's 0.94, flexible 0.93 does not
     String evalCmd = "d=\"$EVAL_RESULT_DIR/m\"; mkdir -p \"$d\" && printf '%s' '{\"lm_eval_version\": \"0.4.9\", "
         + "\"model_name\": \"zai-org/GLM-5-FP8\", \"results\": {\"gsm8k\": {\"exact_match,strict-match\": 0.95, "
