@@ -45,7 +45,7 @@ import picocli.CommandLine.Unmatched;
     name = "run",
     mixinStandardHelpOptions = true,
     customSynopsis = "infx run CONFIG.yaml [CONFIG.yaml…] [generate filters…] [--adapter local|slurm [--adapter-option K=V…]] "
-        + "[--recipes FILE | --endpoint URL] [--sim-option K=V…] [--out DIR] [--resume] [--dry-run] [--runner-config FILE] [--runner NAME] [--title TEXT] "
+        + "[--recipes FILE | --endpoint URL] [--max-parallel N] [--canary] [--fail-fast] [--sim-option K=V…] [--out DIR] [--repeat N] [--resume] [--dry-run] [--runner-config FILE] [--runner NAME] [--title TEXT] "
         + "[--duration SECONDS] [--trace SOURCE]",
     description = {
         "Run a benchmark from master configs to report: expand (matrix), launch each point "
@@ -88,9 +88,28 @@ public final class RunCommand implements Callable<Integer> {
           + "nothing is launched. Without --recipes and --endpoint the embedded simulator serves (SIMULATED).")
   String endpoint;
 
+  @Option(names = "--max-parallel", paramLabel = "N", defaultValue = "1",
+      description = "Points in flight at once (default ${DEFAULT-VALUE}); slurm: up to N jobs submitted, the "
+          + "scheduler queues them; local: N servers on their own free ports (mind the cores).")
+  int maxParallel;
+
+  @Option(names = "--canary", description = "Run InferenceX's canary (lowest-concurrency single-node point) first, "
+      + "alone; stop the sweep if it fails.")
+  boolean canary;
+
+  @Option(names = "--fail-fast", description = "On a point's failure, skip the points of its family (same "
+      + "configuration, other concurrencies) that have not started.")
+  boolean failFast;
+
   @Option(names = "--out", paramLabel = "DIR",
       description = "Run directory (default: infx-out/<first config's name>).")
   Path out;
+
+  @Option(names = "--repeat", paramLabel = "N", defaultValue = "1",
+      description = "Measure every point N times (each repetition kept in points/<RF>/rep-<k>/); the point's "
+          + "aggregate holds the means plus, under \"repeats\", per headline metric the mean, std dev, 95%% "
+          + "confidence interval and coefficient of variation. With --resume only missing repetitions run.")
+  int repeat;
 
   @Option(names = "--resume", description = "Skip points whose result exists in DIR from an earlier run.")
   boolean resume;
@@ -160,7 +179,17 @@ public final class RunCommand implements Callable<Integer> {
         .adapter(adapter)
         .adapterOptions(io.infx.fleet.spi.AdapterOptions.parse(adapterOptions).values())
         .out(out != null ? out : Path.of("infx-out", stem))
-        .resume(resume);
+        .resume(resume)
+        .canary(canary)
+        .failFast(failFast);
+    if (maxParallel < 1) {
+      throw new UsageException("--max-parallel must be >= 1, got " + maxParallel);
+    }
+    b.maxParallel(maxParallel);
+    if (repeat < 1) {
+      throw new UsageException("--repeat must be at least 1, got " + repeat);
+    }
+    b.repeat(repeat);
     if (!simOptions.isEmpty()) {
       b.simulator(io.infx.client.sim.SimOptions.parse(io.infx.client.sim.SimConfig.defaults(), simOptions));
     }
@@ -261,9 +290,22 @@ public final class RunCommand implements Callable<Integer> {
       err.flush();
     }
 
+    private PlannedPoint starting;
+    private int startedCount;
+    private int startingDone;
+    private int startingTotal;
+
     @Override
     public void started(PlannedPoint point, int done, int total) {
-      err.printf(Locale.ROOT, "%s %d/%d  %s …%n", bar(done, total), done + 1, total, point.resultFilename());
+      starting = point;
+      startingDone = done;
+      startingTotal = total;
+    }
+
+    @Override
+    public void inFlight(int points) {
+      err.printf(Locale.ROOT, "%s %d/%d  %s …%s%n", bar(startingDone, startingTotal), ++startedCount,
+          startingTotal, starting.resultFilename(), points > 1 ? " (" + points + " in flight)" : "");
       err.flush();
     }
 
@@ -310,7 +352,7 @@ public final class RunCommand implements Callable<Integer> {
       }
     }
     if (!rows.isEmpty()) {
-      out.print(Summary.of(rows).toMarkdown());
+      out.print(ResultsSummarizeCommand.render(Summary.of(rows), "table", null, true));
       out.println();
     }
     if (!agentic.isEmpty()) {

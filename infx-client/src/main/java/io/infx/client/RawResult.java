@@ -245,6 +245,10 @@ public final class RawResult {
     client.put("io_threads", co.ioThreads());
     client.put("jvm", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
     client.put("available_processors", Runtime.getRuntime().availableProcessors());
+    // host load when the run ended (1-minute average of runnable threads; null where the OS has
+    // none): runs made on a busier host are flagged by the comparability lint
+    double hostLoad = java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+    client.put("host_load_average", hostLoad < 0 ? null : (Object) hostLoad);
     ClientStats cs = run.clientStats();
     client.put("cpu_percent_of_one_core", cs.cpuPercent());
     client.put("gc_collections", cs.gcCollections());

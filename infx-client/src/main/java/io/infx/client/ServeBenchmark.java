@@ -1,5 +1,8 @@
 package io.infx.client;
 
+import io.infx.client.internal.ArrivalDispatcher;
+import io.infx.client.load.Ticker;
+import java.util.concurrent.CompletionStage;
 import io.infx.client.dataset.Prompt;
 import io.infx.client.load.ClosedLoop;
 import io.infx.client.load.LoadModel;
@@ -10,11 +13,9 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.LockSupport;
 import org.HdrHistogram.Recorder;
 import org.immutables.value.Value;
 
@@ -190,56 +191,27 @@ public abstract class ServeBenchmark {
       Optional<Duration> timeout) {
     int n = prompts.size();
     RequestRecord[] out = new RequestRecord[n];
-    long[] slotNanos = new long[n];
     CountDownLatch done = new CountDownLatch(n);
     AtomicInteger finished = new AtomicInteger();
     AtomicInteger failed = new AtomicInteger();
-    ArrayBlockingQueue<Long> slots = concurrency > 0 ? new ArrayBlockingQueue<>(concurrency) : null;
     long t0 = System.nanoTime();
-    if (slots != null) {
-      for (int k = 0; k < concurrency; k++) {
-        slots.add(t0);
-      }
-    }
     long deadline = timeout.map(d -> t0 + d.toNanos()).orElse(Long.MAX_VALUE);
     Thread reporter = startReporter(phase, n, finished, failed, client, t0, done);
-    int sent = 0;
-    try {
-      for (int i = 0; i < n; i++) {
+    InferenceRequest[] next = new InferenceRequest[1];
+    ArrivalDispatcher.Sender sender = new ArrivalDispatcher.Sender() {
+      @Override
+      public void prepare(int i) {
+        // the body is built before the wait, so the send itself is on time
         Prompt p = prompts.get(i);
         byte[] body = RequestBodies.forApi(backend().api(), model(), p.text(), p.outputTokens(),
             body());
-        InferenceRequest req = new InferenceRequest(backend().api(), endpoint(), body,
-            p.promptTokens());
-        long intended;
-        if (schedule != null) {
-          intended = t0 + schedule[i];
-          if (!sleepUntil(intended, deadline)) {
-            break;
-          }
-        } else {
-          intended = t0;
-        }
-        long slotAt = intended;
-        if (slots != null) {
-          Long s = takeSlot(slots, deadline);
-          if (s == null) {
-            break;
-          }
-          long now = System.nanoTime();
-          // closed loop: the request was due when its slot freed
-          slotAt = schedule == null ? Math.max(s, t0) : Math.max(now, intended);
-          if (schedule == null) {
-            intended = slotAt;
-          }
-        }
-        slotNanos[i] = slotAt;
-        final int idx = i;
-        client.send(req, i, phase, intended).whenComplete((r, ex) -> {
-          out[idx] = r;
-          if (slots != null) {
-            slots.offer(System.nanoTime());
-          }
+        next[0] = new InferenceRequest(backend().api(), endpoint(), body, p.promptTokens());
+      }
+
+      @Override
+      public CompletionStage<?> send(int i, long intendedNanos) {
+        return client.send(next[0], i, phase, intendedNanos).whenComplete((r, ex) -> {
+          out[i] = r;
           if (r != null && !r.success()) {
             failed.incrementAndGet();
           }
@@ -249,9 +221,17 @@ public abstract class ServeBenchmark {
           finished.incrementAndGet();
           done.countDown();
         });
-        sent++;
       }
-      for (int k = sent; k < n; k++) {
+    };
+    long[] slotNanos = new long[n];
+    long startNanos = t0;
+    try {
+      ArrivalDispatcher.Dispatch d = new ArrivalDispatcher(Ticker.system())
+          .run(n, schedule, concurrency, timeout.map(Duration::toNanos).orElse(Long.MAX_VALUE),
+              sender);
+      slotNanos = d.slotNanos();
+      startNanos = d.startNanos();
+      for (int k = d.sent(); k < n; k++) {
         done.countDown(); // never sent: nothing to wait for
       }
       while (!done.await(50, TimeUnit.MILLISECONDS)) {
@@ -268,7 +248,7 @@ public abstract class ServeBenchmark {
       reporter.interrupt();
     }
     long end = System.nanoTime();
-    return new PhaseResult(out, slotNanos, t0, end);
+    return new PhaseResult(out, slotNanos, startNanos, end);
   }
 
   private static void record(Recorders rec, RequestRecord r) {
@@ -302,34 +282,5 @@ public abstract class ServeBenchmark {
     t.setDaemon(true);
     t.start();
     return t;
-  }
-
-  private static boolean sleepUntil(long target, long deadline) {
-    long now;
-    while ((now = System.nanoTime()) < target) {
-      if (now > deadline) {
-        return false;
-      }
-      long left = target - now;
-      if (left > 200_000) {
-        LockSupport.parkNanos(left - 100_000);
-      } else {
-        Thread.onSpinWait();
-      }
-    }
-    return now <= deadline;
-  }
-
-  private static Long takeSlot(ArrayBlockingQueue<Long> slots, long deadline)
-      throws InterruptedException {
-    while (true) {
-      Long s = slots.poll(50, TimeUnit.MILLISECONDS);
-      if (s != null) {
-        return s;
-      }
-      if (System.nanoTime() > deadline) {
-        return null;
-      }
-    }
   }
 }

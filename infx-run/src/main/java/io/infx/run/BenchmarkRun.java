@@ -25,6 +25,9 @@ import io.infx.report.ReportFiles;
 import io.infx.report.ReportPoints;
 import io.infx.report.ReportProblem;
 import io.infx.results.Collector;
+import io.infx.results.Repetitions;
+import io.infx.core.python.PythonJson;
+import com.fasterxml.jackson.databind.JsonNode;
 import io.infx.run.internal.FleetPointLauncher;
 import java.io.IOException;
 import java.io.OutputStreamWriter;
@@ -52,7 +55,8 @@ import java.util.concurrent.TimeoutException;
  * The end-to-end pipeline behind {@code infx run}: validate and expand master configs (matrix) →
  * launch every point through a fleet adapter (default {@code local}: the embedded simulator as
  * server, the fixed-sequence client in-process) → normalize each raw result (results) → collect
- * into {@code results_bmk/agg_bmk.json} → write the report. Points run one after another; every
+ * into {@code results_bmk/agg_bmk.json} → write the report. Up to {@link RunOptions#maxParallel()}
+ * points run at once (default 1), the canary first with {@link RunOptions#canary()}; every
  * file is written atomically and {@code run.json} is rewritten after each point, so an
  * interrupted run loses no finished point and {@link RunOptions#resume()} picks up where it
  * stopped.
@@ -179,7 +183,8 @@ public final class BenchmarkRun {
         Optional<String> unsupported = unsupported(row);
         if (unsupported.isPresent()) {
           p = p.withAction(PlannedPoint.Action.SKIP, unsupported.get());
-        } else if (options.resume() && hasAggregate(layout.artifactAggregate(p.resultFilename(), p.agentic()))) {
+        } else if (options.resume() && hasAggregate(layout.artifactAggregate(p.resultFilename(), p.agentic()),
+            p.agentic() ? 1 : options.repeat())) {
           p = p.withAction(PlannedPoint.Action.RESUME, "result from an earlier run");
         }
       }
@@ -255,12 +260,14 @@ public final class BenchmarkRun {
     return fleet.replaceAll("[\\s/\\\\:_]+", "-") + "_0";
   }
 
-  private static boolean hasAggregate(Path file) {
+  /** Whether {@code file} is an aggregate row of at least {@code repetitions} repetitions. */
+  private static boolean hasAggregate(Path file, int repetitions) {
     if (!Files.isRegularFile(file)) {
       return false;
     }
     try {
-      return Json.mapper().readTree(Files.readAllBytes(file)).isObject();
+      JsonNode row = Json.mapper().readTree(Files.readAllBytes(file));
+      return row.isObject() && Repetitions.count(row) >= repetitions;
     } catch (IOException e) {
       return false;
     }
@@ -286,33 +293,7 @@ public final class BenchmarkRun {
           + " that this plan does not hold (moved to stale/, nothing deleted)");
     }
     AtomicFiles.writeString(layout.matrixFile(), plan.matrix().toJson() + "\n");
-    List<PointOutcome> outcomes = new ArrayList<>();
-    int total = (int) plan.count(PlannedPoint.Action.RUN);
-    int done = 0;
-    ExecutorService exec = Executors.newSingleThreadExecutor(r -> {
-      Thread t = new Thread(r, "infx-run-point");
-      t.setDaemon(true);
-      return t;
-    });
-    try {
-      for (PlannedPoint p : plan.points()) {
-        PointOutcome o = switch (p.action()) {
-          case SKIP -> new PointOutcome(p, PointOutcome.Status.SKIPPED, Optional.of(p.note()), Duration.ZERO);
-          case RESUME -> new PointOutcome(p, PointOutcome.Status.RESUMED, Optional.empty(), Duration.ZERO);
-          case RUN -> {
-            listener.started(p, done, total);
-            PointOutcome r = launch(p, layout, exec, listener);
-            done++;
-            listener.finished(r, done, total);
-            yield r;
-          }
-        };
-        outcomes.add(o);
-        writeRunFile(layout, plan, outcomes);
-      }
-    } finally {
-      exec.shutdownNow();
-    }
+    List<PointOutcome> outcomes = new Scheduler(plan, layout, listener).runAll();
     ReportPoints collected = collect(layout);
     List<io.infx.results.evals.EvalRow> evals = collectEvals(layout, listener);
     Optional<ReportFiles> report = Optional.of(report(plan, outcomes, collected, evals, layout));
@@ -321,13 +302,256 @@ public final class BenchmarkRun {
     return new RunOutcome(plan, layout, outcomes, collected, report, evals);
   }
 
+  /**
+   * Runs the plan's points with up to {@link RunOptions#maxParallel()} in flight: the canary first
+   * and alone ({@link RunOptions#canary()}: a failed canary skips every other point), then the rest
+   * in plan order as slots free up; with {@link RunOptions#failFast()} the first failure of a family
+   * skips that family's points that have not started. Outcomes keep plan order; {@code run.json}
+   * is rewritten (atomically) after every finished point, so resume stays correct whatever was in
+   * flight when a run stopped.
+   */
+  private final class Scheduler {
+    private final RunPlan plan;
+    private final RunLayout layout;
+    private final RunListener listener;
+    private final PointOutcome[] outcomes;
+    private final int total;
+    private int done;
+    private int inFlight;
+    private final Set<String> failedFamilies = new java.util.HashSet<>();
+    private final Map<String, String> firstFailure = new HashMap<>();
+    private boolean canaryFailed;
+
+    Scheduler(RunPlan plan, RunLayout layout, RunListener listener) {
+      this.plan = plan;
+      this.layout = layout;
+      this.listener = listener;
+      this.outcomes = new PointOutcome[plan.points().size()];
+      this.total = (int) plan.count(PlannedPoint.Action.RUN);
+    }
+
+    List<PointOutcome> runAll() {
+      List<Integer> toRun = new ArrayList<>();
+      for (int i = 0; i < outcomes.length; i++) {
+        PlannedPoint p = plan.points().get(i);
+        switch (p.action()) {
+          case SKIP -> outcomes[i] = new PointOutcome(p, PointOutcome.Status.SKIPPED, Optional.of(p.note()), Duration.ZERO);
+          case RESUME -> outcomes[i] = new PointOutcome(p, PointOutcome.Status.RESUMED, Optional.empty(), Duration.ZERO);
+          case RUN -> toRun.add(i);
+        }
+      }
+      ExecutorService workers = Executors.newFixedThreadPool(Math.max(1, options.maxParallel()), r -> {
+        Thread t = new Thread(r, "infx-run-point");
+        t.setDaemon(true);
+        return t;
+      });
+      ExecutorService timed = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "infx-run-launch");
+        t.setDaemon(true);
+        return t;
+      });
+      try {
+        java.util.OptionalInt canary = options.canary() ? canaryIndex(toRun) : java.util.OptionalInt.empty();
+        if (canary.isPresent()) {
+          int c = canary.getAsInt();
+          toRun.remove(Integer.valueOf(c));
+          listener.note("canary: " + plan.points().get(c).resultFilename() + " runs first, alone");
+          runOne(c, timed);
+          if (outcomes[c].status() != PointOutcome.Status.SUCCEEDED) {
+            canaryFailed = true;
+            listener.note("canary failed: the other " + toRun.size() + " point(s) are not run");
+          }
+        }
+        List<Future<?>> futures = new ArrayList<>();
+        for (int i : toRun) {
+          futures.add(workers.submit(() -> runOne(i, timed)));
+        }
+        for (Future<?> f : futures) {
+          try {
+            f.get();
+          } catch (ExecutionException e) {
+            Throwable c = e.getCause();
+            throw c instanceof RuntimeException re ? re : new IllegalStateException(c);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InfxException("interrupted", "run interrupted", e);
+          }
+        }
+      } finally {
+        workers.shutdownNow();
+        timed.shutdownNow();
+      }
+      return java.util.Arrays.asList(outcomes);
+    }
+
+    /** InferenceX's canary: the lowest-concurrency single-node fixed-seq-len point (no eval-only). */
+    private java.util.OptionalInt canaryIndex(List<Integer> toRun) {
+      return toRun.stream().filter(i -> plan.points().get(i).row().kind() == RowKind.SINGLE_NODE
+              && !plan.points().get(i).row().evalOnly())
+          .min(java.util.Comparator.comparingInt((Integer i) -> plan.points().get(i).conc().get(0))
+              .thenComparingInt(i -> i))
+          .map(java.util.OptionalInt::of).orElse(java.util.OptionalInt.empty());
+    }
+
+    private void runOne(int i, ExecutorService timed) {
+      PlannedPoint p = plan.points().get(i);
+      String family = family(p);
+      int startedDone;
+      int flying;
+      synchronized (this) {
+        String skip = canaryFailed ? "not run: the canary failed"
+            : options.failFast() && failedFamilies.contains(family)
+                ? "not run (--fail-fast): " + firstFailure.get(family) + " of the same family failed" : null;
+        if (skip != null) {
+          done++;
+          outcomes[i] = new PointOutcome(p, PointOutcome.Status.SKIPPED, Optional.of(skip), Duration.ZERO);
+          listener.finished(outcomes[i], done, total);
+          writeRunFile(layout, plan, java.util.Arrays.asList(outcomes));
+          return;
+        }
+        inFlight++;
+        startedDone = done;
+        flying = inFlight;
+        listener.started(p, startedDone, total);
+        listener.inFlight(flying);
+      }
+      PointOutcome r = launch(p, layout, timed, listener);
+      synchronized (this) {
+        inFlight--;
+        done++;
+        outcomes[i] = r;
+        if (r.status() == PointOutcome.Status.FAILED && failedFamilies.add(family)) {
+          firstFailure.put(family, p.resultFilename());
+        }
+        listener.finished(r, done, total);
+        writeRunFile(layout, plan, java.util.Arrays.asList(outcomes));
+      }
+    }
+  }
+
+  /**
+   * The family of a point for {@code --fail-fast}: the points of one configuration at every
+   * concurrency (the row without {@code conc}), as a matrix job of InferenceX's sweep holds them.
+   */
+  static String family(PlannedPoint p) {
+    Map<String, Object> f = new java.util.TreeMap<>(p.row().fields());
+    f.remove("conc");
+    f.remove("exp-name");
+    return p.runner() + " " + f;
+  }
+
   private PointOutcome launch(PlannedPoint p, RunLayout layout, ExecutorService exec, RunListener listener) {
     Instant start = Instant.now();
     Path work = layout.pointDir(p.resultFilename());
-    Path logFile = work.resolve("infx-run.log");
+    int n = p.agentic() ? 1 : options.repeat();
+    if (n > 1 && options.resume()) {
+      adoptSingleRun(work, p);
+    }
+    clean(work, p);
+    cleanRepetitions(work, options.resume() ? n : 0);
+    byte[] aggregate;
+    if (n == 1) {
+      PointResult result = attempt(p, work, exec);
+      if (result.eval().isPresent()) {
+        listener.note(p.resultFilename() + ": " + evalSummary(result.eval().get()));
+        try {
+          stageEvalArtifact(p, result.eval().get().workspace(), layout);
+        } catch (IOException e) {
+          return new PointOutcome(p, PointOutcome.Status.FAILED,
+              Optional.of("cannot stage the eval artifact: " + e.getMessage()), Duration.between(start, Instant.now()));
+        }
+      }
+      if (!result.ok()) {
+        return new PointOutcome(p, PointOutcome.Status.FAILED, result.failure(), Duration.between(start, Instant.now()));
+      }
+      if (result.aggregate().isEmpty()) {      // an eval-only point: its eval artifact is its result
+        return new PointOutcome(p, PointOutcome.Status.SUCCEEDED, Optional.empty(), Duration.between(start, Instant.now()));
+      }
+      try {
+        aggregate = Files.readAllBytes(result.aggregate().get());
+      } catch (IOException e) {
+        return new PointOutcome(p, PointOutcome.Status.FAILED,
+            Optional.of("cannot read the aggregate " + result.aggregate().get() + ": " + e.getMessage()),
+            Duration.between(start, Instant.now()));
+      }
+    } else {
+      List<JsonNode> reps = new ArrayList<>();
+      String name = "agg_" + p.resultFilename() + ".json";
+      for (int k = 1; k <= n; k++) {
+        Path rep = repetitionDir(work, k);
+        Path kept = rep.resolve(name);
+        if (options.resume() && hasAggregate(kept, 1)) {
+          listener.note(p.resultFilename() + ": repetition " + k + "/" + n + " from an earlier run");
+          reps.add(readJson(kept));
+          continue;
+        }
+        clean(rep, p);
+        PointResult result = attempt(p, rep, exec);
+        if (!result.ok()) {
+          return new PointOutcome(p, PointOutcome.Status.FAILED,
+              Optional.of("repetition " + k + "/" + n + ": " + result.failure().orElse("")),
+              Duration.between(start, Instant.now()));
+        }
+        reps.add(readJson(result.aggregate().get()));
+      }
+      ObjectNode combined;
+      try {
+        combined = Repetitions.combine(reps);
+      } catch (IllegalArgumentException e) {
+        return new PointOutcome(p, PointOutcome.Status.FAILED, Optional.of(e.getMessage()),
+            Duration.between(start, Instant.now()));
+      }
+      aggregate = PythonJson.dumps(combined, 2).getBytes(StandardCharsets.UTF_8);
+      // the point's own aggregate, with the first repetition's raw result beside it: every
+      // repetition ran the same workload, so the comparability lint reads its settings there
+      AtomicFiles.write(work.resolve(name), aggregate);
+      Path raw = repetitionDir(work, 1).resolve(p.resultFilename() + ".json");
+      try {
+        if (Files.isRegularFile(raw)) {
+          AtomicFiles.write(work.resolve(p.resultFilename() + ".json"), Files.readAllBytes(raw));
+        }
+      } catch (IOException e) {
+        throw new InfxException("file", "cannot copy " + raw + ": " + e.getMessage(), e);
+      }
+    }
+    Duration took = Duration.between(start, Instant.now());
+    AtomicFiles.write(layout.artifactAggregate(p.resultFilename(), p.agentic()), aggregate);
+    return new PointOutcome(p, PointOutcome.Status.SUCCEEDED, Optional.empty(), took);
+  }
+
+  /**
+   * A point measured once by an earlier run (its aggregate in the point's workspace, without
+   * {@code repeats}) becomes repetition 1 when the run is resumed with {@code --repeat N}: its raw
+   * result and aggregate move to {@code rep-1/}, so {@code --repeat k --resume} for k = 1, 2, …
+   * measures each repetition once.
+   */
+  private static void adoptSingleRun(Path work, PlannedPoint p) {
+    Path agg = work.resolve("agg_" + p.resultFilename() + ".json");
+    Path raw = work.resolve(p.resultFilename() + ".json");
+    Path rep1 = repetitionDir(work, 1);
+    if (Files.isDirectory(rep1) || !hasAggregate(agg, 1) || Repetitions.count(readJson(agg)) != 1
+        || !Files.isRegularFile(raw)) {
+      return;
+    }
+    try {
+      Files.createDirectories(rep1);
+      Files.move(raw, rep1.resolve(raw.getFileName()));
+      Files.move(agg, rep1.resolve(agg.getFileName()));
+    } catch (IOException e) {
+      throw new InfxException("file", "cannot move the earlier result of " + work + " to " + rep1 + ": "
+          + e.getMessage(), e);
+    }
+  }
+
+  /** The workspace of repetition {@code k} (1-based) of a point. */
+  static Path repetitionDir(Path work, int k) {
+    return work.resolve("rep-" + k);
+  }
+
+  /** A new attempt starts clean: no stale raw or aggregate of an earlier attempt may survive. */
+  private static void clean(Path work, PlannedPoint p) {
     try {
       Files.createDirectories(work);
-      // A new attempt starts clean: no stale raw or aggregate of an earlier attempt may survive.
       Files.deleteIfExists(work.resolve(p.resultFilename() + ".json"));
       Files.deleteIfExists(work.resolve("agg_" + p.resultFilename() + ".json"));
       deleteTree(work.resolve("results"));                   // AgentX exports of an earlier attempt
@@ -335,6 +559,33 @@ public final class BenchmarkRun {
     } catch (IOException e) {
       throw new InfxException("file", "cannot prepare " + work + ": " + e.getMessage(), e);
     }
+  }
+
+  /** Deletes the repetition workspaces {@code rep-<k>} with {@code k > keep}. */
+  private static void cleanRepetitions(Path work, int keep) {
+    try (var entries = Files.list(work)) {
+      for (Path e : entries.toList()) {
+        String f = e.getFileName().toString();
+        if (f.matches("rep-\\d+") && Integer.parseInt(f.substring(4)) > keep) {
+          deleteTree(e);
+        }
+      }
+    } catch (IOException e) {
+      throw new InfxException("file", "cannot prepare " + work + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static JsonNode readJson(Path file) {
+    try {
+      return Json.mapper().readTree(Files.readAllBytes(file));
+    } catch (IOException e) {
+      throw new InfxException("file", "cannot read " + file + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** One launch of a point into {@code work}, bounded by the point timeout; its log beside it. */
+  private PointResult attempt(PlannedPoint p, Path work, ExecutorService exec) {
+    Path logFile = work.resolve("infx-run.log");
     PointResult result;
     try (PrintWriter log = new PrintWriter(new OutputStreamWriter(
         Files.newOutputStream(logFile), StandardCharsets.UTF_8), true)) {
@@ -356,29 +607,7 @@ public final class BenchmarkRun {
     } catch (IOException e) {
       throw new InfxException("file", "cannot write " + logFile + ": " + e.getMessage(), e);
     }
-    Duration took = Duration.between(start, Instant.now());
-    if (result.eval().isPresent()) {
-      listener.note(p.resultFilename() + ": " + evalSummary(result.eval().get()));
-      try {
-        stageEvalArtifact(p, result.eval().get().workspace(), layout);
-      } catch (IOException e) {
-        return new PointOutcome(p, PointOutcome.Status.FAILED,
-            Optional.of("cannot stage the eval artifact: " + e.getMessage()), took);
-      }
-    }
-    if (!result.ok()) {
-      return new PointOutcome(p, PointOutcome.Status.FAILED, result.failure(), took);
-    }
-    if (result.aggregate().isPresent()) {
-      try {
-        AtomicFiles.write(layout.artifactAggregate(p.resultFilename(), p.agentic()),
-            Files.readAllBytes(result.aggregate().get()));
-      } catch (IOException e) {
-        return new PointOutcome(p, PointOutcome.Status.FAILED,
-            Optional.of("cannot read the aggregate " + result.aggregate().get() + ": " + e.getMessage()), took);
-      }
-    }
-    return new PointOutcome(p, PointOutcome.Status.SUCCEEDED, Optional.empty(), took);
+    return result;
   }
 
   /** The gate's checks in one line, e.g. {@code eval PASS: gsm8k exact_match,strict-match = 0.9522 (>= 0.91 from models.dsr1)}. */
@@ -464,6 +693,14 @@ public final class BenchmarkRun {
     }
   }
 
+  private static com.fasterxml.jackson.databind.JsonNode collectedRows(RunLayout layout) {
+    try {
+      return Json.mapper().readTree(Files.readAllBytes(layout.collectedFile()));
+    } catch (IOException e) {
+      return Json.mapper().createArrayNode();
+    }
+  }
+
   private static void deleteTree(Path dir) throws IOException {
     if (!Files.isDirectory(dir)) {
       return;
@@ -480,6 +717,9 @@ public final class BenchmarkRun {
     o.put("adapter", plan.adapter());
     o.put("matrix_rows", plan.matrix().size());
     SimConfig sim = options.simulator();
+    if (options.repeat() > 1) {
+      o.put("repeat", options.repeat());
+    }
     if (sim.slowdown() != 1.0) {
       o.put("simulator_slowdown", sim.slowdown()); // an injected regression must stay visible
     }
@@ -491,7 +731,7 @@ public final class BenchmarkRun {
       n.put("result_filename", p.resultFilename());
       n.put("runner", p.runner());
       n.put("action", p.action().name().toLowerCase(Locale.ROOT));
-      if (i < outcomes.size()) {
+      if (i < outcomes.size() && outcomes.get(i) != null) {
         PointOutcome out = outcomes.get(i);
         n.put("status", out.status().name().toLowerCase(Locale.ROOT));
         out.message().ifPresent(m -> n.put("message", m));
@@ -602,14 +842,6 @@ public final class BenchmarkRun {
         .metadata("aggregates", layout.collectedFile().toString())
         .build();
     return report.writeTo(layout.dir());
-  }
-
-  private static com.fasterxml.jackson.databind.JsonNode collectedRows(RunLayout layout) {
-    try {
-      return Json.mapper().readTree(Files.readAllBytes(layout.collectedFile()));
-    } catch (IOException e) {
-      return Json.mapper().createArrayNode();
-    }
   }
 
   /** What served the points: recipes, a running endpoint, or the simulator (said plainly). */

@@ -61,6 +61,18 @@ public abstract class RunOptions {
   }
 
   /**
+   * How many times every fixed-sequence point is measured ({@code infx run --repeat N}). Each
+   * repetition keeps its own workspace ({@code points/<RF>/rep-<k>/}); the point's aggregate holds
+   * the means and, under {@code repeats}, per headline metric the mean, standard deviation,
+   * confidence interval and coefficient of variation ({@code io.infx.results.Repetitions}). With
+   * {@link #resume()} only the missing repetitions run. AgentX points run once. Default 1.
+   */
+  @Value.Default
+  public int repeat() {
+    return 1;
+  }
+
+  /**
    * Concrete runner every row lands on (e.g. {@code h200-cw_0}); default: the first runner the
    * runner file lists under the row's label, else {@code <label>_0}.
    */
@@ -148,6 +160,31 @@ public abstract class RunOptions {
     return java.nio.file.Files.isRegularFile(beside) ? Optional.of(beside) : Optional.empty();
   }
 
+  /**
+   * Points in flight at once (InferenceX fans a sweep out over many runners). Local: each point has
+   * its own server on its own free port, so keep this at or below what the cores can serve; Slurm:
+   * up to N jobs are submitted and the scheduler queues them. Default 1.
+   */
+  @Value.Default
+  public int maxParallel() {
+    return 1;
+  }
+
+  /**
+   * Run InferenceX's canary first — the lowest-concurrency non-eval single-node point — alone, and
+   * run nothing else when it fails.
+   */
+  @Value.Default
+  public boolean canary() {
+    return false;
+  }
+
+  /** On the first failure of a family (one configuration at every concurrency), skip the family's points not yet started. */
+  @Value.Default
+  public boolean failFast() {
+    return false;
+  }
+
   /** Report title; default: the first config file's name. */
   public abstract Optional<String> title();
 
@@ -156,12 +193,18 @@ public abstract class RunOptions {
     if (configFiles().isEmpty()) {
       throw new IllegalArgumentException("a run needs at least one config file");
     }
+    if (repeat() < 1) {
+      throw new IllegalArgumentException("repeat must be >= 1, got " + repeat());
+    }
     if (promptsPerConc() < 1 || warmupsPerConc() < 0) {
       throw new IllegalArgumentException("promptsPerConc must be >= 1 and warmupsPerConc >= 0");
     }
     if (agenticDuration().isPresent()
         && (agenticDuration().get().isNegative() || agenticDuration().get().toSeconds() < 1)) {
       throw new IllegalArgumentException("agenticDuration must be at least 1 s");
+    }
+    if (maxParallel() < 1) {
+      throw new IllegalArgumentException("maxParallel must be >= 1, got " + maxParallel());
     }
     if (recipes().isPresent() && endpoint().isPresent()) {
       throw new IllegalArgumentException("give recipes (launch servers) or an endpoint (use a running server), not both");

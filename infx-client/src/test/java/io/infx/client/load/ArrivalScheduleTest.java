@@ -238,8 +238,11 @@ class ArrivalScheduleTest {
         assertThat(recs.get(i).sendNanos()).isGreaterThanOrEqualTo(recs.get(i).intendedNanos());
       }
       errors.sort(null);
-      // median deviation of the true server arrival from the 25 ms grid (loaded-CI tolerance)
-      assertThat(errors.get(n / 2)).isLessThanOrEqualTo(Duration.ofMillis(20).toNanos());
+      // Median deviation of the true server arrival from the 25 ms grid. The exact schedule is
+      // checked on a virtual clock (ArrivalDispatcherTest); this wall-clock check only has to
+      // tell "on the grid" from "all at once" (a median error of ~375 ms), with room for a loaded
+      // 2-core machine (28 ms was seen against the former 20 ms bound).
+      assertThat(errors.get(n / 2)).isLessThanOrEqualTo(Duration.ofMillis(100).toNanos());
       // the run cannot be shorter than its schedule: 29 gaps of 25 ms
       assertThat(run.durationSeconds()).isGreaterThanOrEqualTo(29 * 0.025);
     }
