@@ -35,8 +35,13 @@ import java.util.OptionalInt;
  * {@code run_benchmark_serving} does, and leave {@code <RESULT_FILENAME>.json} in the workspace.
  * The server is stopped through the lifecycle on every exit path.
  *
+ * <p>Eval points: with {@code RUN_EVAL=true} the accuracy eval ({@link EvalStep}, the tool of
+ * {@link ClientSettings#eval()}) runs against the same server after the load generator; with
+ * {@code EVAL_ONLY=true} it runs instead of the load generator (no raw result is written). The
+ * staged eval output and {@code meta_env.json} are left in the workspace.
+ *
  * <p>Reads from the environment: {@code MODEL, ISL, OSL, CONC, RANDOM_RANGE_RATIO,
- * RESULT_FILENAME}, and {@code PORT} when set (else an ephemeral port).
+ * RESULT_FILENAME, RUN_EVAL, EVAL_ONLY}, and {@code PORT} when set (else an ephemeral port).
  */
 public final class BenchDriver {
 
@@ -56,11 +61,15 @@ public final class BenchDriver {
       return Optional.of("AgentX (agentic-coding) rows replay traces (`infx bench agentic`); the bench driver "
           + "runs single-node fixed-seq-len rows");
     }
-    if (row.isEvalOnly()) {
-      return Optional.of("eval-only rows need an eval harness (lm-eval, SWE-bench), which infx does not ship; "
-          + "the bench driver runs throughput points");
-    }
     return Optional.empty();
+  }
+
+  private static int numPrompts(Plan plan, int conc) {
+    return plan.client().numPrompts().orElseGet(() -> perConc(10, conc, "prompts"));
+  }
+
+  private static int numWarmups(Plan plan, int conc) {
+    return plan.client().numWarmups().orElseGet(() -> perConc(2, conc, "warm-ups"));
   }
 
   /** {@code per × conc} requests, refused (never wrapped to a negative count) past 2^31 − 1. */
@@ -85,12 +94,10 @@ public final class BenchDriver {
     int isl;
     int osl;
     double ratio;
-    int numPrompts;
-    int numWarmups;
     try {
       conc = intVar(env, "CONC");
-      numPrompts = plan.client().numPrompts().orElseGet(() -> perConc(10, conc, "prompts"));
-      numWarmups = plan.client().numWarmups().orElseGet(() -> perConc(2, conc, "warm-ups"));
+      numPrompts(plan, conc); // an overflowing 10 × conc is an input error here, before the server
+      numWarmups(plan, conc);
       isl = intVar(env, "ISL");
       osl = intVar(env, "OSL");
       ratio = Double.parseDouble(env.getOrDefault("RANDOM_RANGE_RATIO", "0.8"));
@@ -134,14 +141,47 @@ public final class BenchDriver {
       return JobStatus.of(JobState.FAILED, e.getMessage(), 1);
     }
 
-    // 3. client
+    boolean evalOnly = "true".equalsIgnoreCase(env.getOrDefault("EVAL_ONLY", "false").strip());
+    boolean runEval = evalOnly || "true".equalsIgnoreCase(env.getOrDefault("RUN_EVAL", "false").strip());
+    String completed = "no requests (eval only)";
+    if (!evalOnly) {
+      Optional<JobStatus> failed = runClient(plan, env, base, conc, isl, osl, ratio, simulated, alive, life, log);
+      if (failed.isPresent()) {
+        return failed.get();
+      }
+      completed = "load generator done";
+    }
+
+    // 4. eval against the same server
+    if (runEval) {
+      EvalStep.Outcome eval;
+      try {
+        eval = life.events().timed("eval", () -> EvalStep.run(env, base, conc, plan.workspace(),
+            plan.client().eval(), life, log));
+      } catch (Exception e) {
+        life.events().fail("eval", FailureKind.CLIENT, String.valueOf(e.getMessage()), 1);
+        return JobStatus.of(JobState.FAILED, "eval failed: " + e.getMessage(), 1);
+      }
+      if (!eval.ok()) {
+        life.events().fail("eval", FailureKind.CLIENT, eval.failure().get(), 1);
+        return JobStatus.of(JobState.FAILED, eval.failure().get(), 1);
+      }
+      completed = completed + "; eval staged " + eval.staged().size() + " file(s)";
+    }
+    return JobStatus.of(JobState.SUCCEEDED, completed, 0);
+  }
+
+  /** Step 3, the load generator; a failed status when it did not complete. */
+  private static Optional<JobStatus> runClient(Plan plan, Map<String, String> env, URI base, int conc,
+      int isl, int osl, double ratio, boolean simulated, ReadinessProbe.Liveness alive, Lifecycle life,
+      LogSink log) {
     ServeJob job = ServeJob.builder()
         .backend(Backend.parse(plan.client().backend()))
         .baseUrl(base)
         .model(env.get("MODEL"))
         .tokenizer(plan.client().tokenizer().or(() -> simulated ? Optional.of("builtin") : Optional.empty()))
-        .numPrompts(numPrompts)
-        .numWarmups(numWarmups)
+        .numPrompts(numPrompts(plan, conc))
+        .numWarmups(numWarmups(plan, conc))
         .randomInputLen(isl).randomOutputLen(osl).randomRangeRatio(ratio)
         .useChatTemplate(plan.client().useChatTemplate())
         .chatTemplate(plan.client().chatTemplate())
@@ -156,19 +196,20 @@ public final class BenchDriver {
       outcome = life.events().timed("client", () -> job.run(out, err));
     } catch (Exception e) {
       life.events().fail("client", FailureKind.CLIENT, e.getMessage(), 1);
-      return JobStatus.of(JobState.FAILED, "client failed: " + e.getMessage(), 1);
+      return Optional.of(JobStatus.of(JobState.FAILED, "client failed: " + e.getMessage(), 1));
     }
     OptionalInt died = alive.exitCode();
     if (died.isPresent()) {
       life.events().fail("client", FailureKind.SERVER, "server exited with code " + died.getAsInt()
           + " while the client ran", 1);
-      return JobStatus.of(JobState.FAILED, "server died during the run", 1);
+      return Optional.of(JobStatus.of(JobState.FAILED, "server died during the run", 1));
     }
     if (outcome.gateFailure().isPresent()) {
       life.events().fail("client", FailureKind.CLIENT, outcome.gateFailure().get(), 1);
-      return JobStatus.of(JobState.FAILED, outcome.gateFailure().get(), 1);
+      return Optional.of(JobStatus.of(JobState.FAILED, outcome.gateFailure().get(), 1));
     }
-    return JobStatus.of(JobState.SUCCEEDED, "completed " + outcome.metrics().completed() + " requests", 0);
+    log.line("client", "completed " + outcome.metrics().completed() + " requests");
+    return Optional.empty();
   }
 
   private static ReadinessProbe.Liveness startServer(Plan plan, Map<String, String> env, int port,
