@@ -119,8 +119,12 @@ public final class Main implements Runnable {
     // The eval commands take the reference scripts' arguments as they are (argparse rules, not
     // picocli's): option-looking arguments reach them as positional parameters.
     CommandLine results = cmd.getSubcommands().get("results");
-    for (String name : new String[] {"collect-evals", "validate-evals"}) {
-      results.getSubcommands().get(name).setUnmatchedOptionsArePositionalParams(true);
+    // absent when the process was started for another single command (commandLineFor)
+    for (String name : results == null ? new String[0] : new String[] {"collect-evals", "validate-evals"}) {
+      CommandLine c = results.getSubcommands().get(name);
+      if (c != null) {
+        c.setUnmatchedOptionsArePositionalParams(true);
+      }
     }
     return cmd;
   }

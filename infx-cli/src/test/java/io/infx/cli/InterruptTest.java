@@ -44,7 +44,9 @@ class InterruptTest {
       while (sim.stats().requestsFinished() < 3 && System.nanoTime() < deadline && p.isAlive()) {
         Thread.sleep(50);
       }
-      assertThat(sim.stats().requestsFinished()).as("some requests completed first").isGreaterThanOrEqualTo(3);
+      assertThat(sim.stats().requestsFinished())
+          .as(() -> "some requests completed first; output: " + readQuietly(dir.resolve("../out.txt").normalize()))
+          .isGreaterThanOrEqualTo(3);
       new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).start().waitFor();
       assertThat(p.waitFor(90, TimeUnit.SECONDS)).as("stopped within the grace").isTrue();
       String output = Files.readString(dir.resolve("../out.txt").normalize(), StandardCharsets.UTF_8);
@@ -77,6 +79,14 @@ class InterruptTest {
         measured += t.asDouble() > 0 ? 1 : 0;
       }
       assertThat(measured).isEqualTo(completed);
+    }
+  }
+
+  private static String readQuietly(Path f) {
+    try {
+      return Files.readString(f, StandardCharsets.UTF_8);
+    } catch (java.io.IOException e) {
+      return "(unreadable: " + e + ")";
     }
   }
 }
