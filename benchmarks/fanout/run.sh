@@ -9,7 +9,7 @@ rm -rf "$OUT"; mkdir -p "$OUT"
 for n in 1 4; do
   start=$(date +%s.%N)
   "$ROOT/infx" run "$ROOT/benchmarks/fanout/sweep.yaml" --adapter slurm --adapter-option slurm.gpus=0 \
-    --max-parallel "$n" --out "$OUT/p$n" >"$OUT/p$n.stdout" 2>"$OUT/p$n.stderr"
+    --runner-config "$ROOT/examples/configs/runners.yaml" --max-parallel "$n" --out "$OUT/p$n" >"$OUT/p$n.stdout" 2>"$OUT/p$n.stderr"
   end=$(date +%s.%N)
   printf 'max-parallel %s: %.1f s\n' "$n" "$(echo "$end - $start" | bc)"
 done

@@ -21,6 +21,7 @@ import picocli.CommandLine.Spec;
         ResultsCollectCommand.class,
         ResultsSummarizeCommand.class,
         ResultsCompareCommand.class,
+        ResultsGateCommand.class,
         ResultsSuccessRateCommand.class,
         AgenticAggregateCommand.class,
         AgenticValidateCommand.class,

@@ -22,7 +22,9 @@ import picocli.CommandLine.Spec;
     description = {
         "Compare run B (candidate) with run A (baseline): rows are matched by hardware, model "
             + "prefix, framework, precision, spec decoding, disagg, topology, ISL/OSL and conc; "
-            + "each matched point gets deltas and ratios of throughput, TTFT, interactivity and E2EL.",
+            + "each matched point gets deltas and ratios of throughput, TTFT, TPOT, interactivity and E2EL "
+            + "(InferenceX's statistics: medians, p99 where shown). With repetitions on both sides "
+            + "(infx run --repeat N) a change inside the noise band is marked ~ (the judgement of results gate).",
         "Comparability lint: the workload settings recorded in the raw results beside the "
             + "aggregates (agg_<name>.json -> <name>.json: backend and the infx extension: "
             + "ignore_eos, range ratio, warmups, token-count source, seed, ...) must agree; points "
@@ -46,7 +48,7 @@ public final class ResultsCompareCommand implements Callable<Integer> {
 
   @Option(names = "--metrics", paramLabel = "KEYS", split = ",",
       description = "Metrics of the Markdown table (default: tput_per_gpu, output_tput_per_gpu, "
-          + "median_ttft, p99_ttft, median_intvty, median_e2el).")
+          + "median_ttft, p99_ttft, median_tpot, median_intvty, median_e2el).")
   List<String> metrics;
 
   @Option(names = "--strict",

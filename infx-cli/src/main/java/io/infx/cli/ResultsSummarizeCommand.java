@@ -21,8 +21,8 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     description = {
         "Print one line per measurement point: hardware, model prefix, ISL/OSL, framework, "
-            + "precision, topology, conc, tput/GPU, output tput/GPU (tok/s/GPU), mean/p99 TTFT "
-            + "(ms), mean TPOT (ms), interactivity (tok/s/user), mean E2EL (s).",
+            + "precision, topology, conc, tput/GPU, output tput/GPU (tok/s/GPU), interactivity "
+            + "(tok/s/user), median/p99 TTFT and TPOT (ms), median E2EL (s) — InferenceX's statistics.",
         "FILE may be an agg_*.json, a collected agg_bmk.json or a directory of them. AgentX and "
             + "invalid rows are listed on stderr, not summarized."
     })
@@ -33,9 +33,14 @@ public final class ResultsSummarizeCommand implements Callable<Integer> {
   @Parameters(arity = "1..*", paramLabel = "FILE", description = "Aggregate files or directories.")
   List<Path> files;
 
-  @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "markdown",
-      description = "markdown (default) or csv.")
+  @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "table",
+      description = "table (default: grouped by configuration, fits --width, colour on a terminal), "
+          + "md (Markdown), csv or json.")
   String format;
+
+  @Option(names = "--width", paramLabel = "COLUMNS",
+      description = "Width of the table (default: $COLUMNS, else 100).")
+  Integer width;
 
   @Option(names = {"-o", "--output"}, paramLabel = "FILE",
       description = "Write the table to FILE (atomically) instead of stdout.")
@@ -43,8 +48,8 @@ public final class ResultsSummarizeCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    if (!format.equals("markdown") && !format.equals("csv")) {
-      throw new UsageException("--format must be 'markdown' or 'csv', got '" + format + "'");
+    if (!List.of("table", "md", "markdown", "csv", "json").contains(format)) {
+      throw new UsageException("--format must be table, md, csv or json, got '" + format + "'");
     }
     AggregateRows.Loaded loaded = AggregateRows.load(files);
     PrintWriter err = spec.commandLine().getErr();
@@ -53,13 +58,40 @@ public final class ResultsSummarizeCommand implements Callable<Integer> {
       throw new InfxException("summarize", "no fixed-sequence aggregate rows found in " + files);
     }
     Summary summary = Summary.of(loaded.rows().stream().map(AggregateRows.Sourced::row).toList());
-    String text = format.equals("csv") ? summary.toCsv() : summary.toMarkdown();
+    String text = render(summary, format, width, output == null);
     if (output != null) {
       AtomicFiles.writeString(output, text);
     } else {
       spec.commandLine().getOut().print(text);
     }
     return 0;
+  }
+
+  /**
+   * The summary in {@code format}: {@code table} at {@code width} (else {@code $COLUMNS}, else 100)
+   * with colour when {@code terminal} and the process has a console and {@code NO_COLOR} is unset.
+   */
+  static String render(Summary summary, String format, Integer width, boolean terminal) {
+    return switch (format) {
+      case "csv" -> summary.toCsv();
+      case "json" -> io.infx.core.python.PythonJson.dumps(summary.toJson(), 2) + "\n";
+      case "md", "markdown" -> "_" + Summary.STATISTICS_NOTE + "_\n\n" + summary.toMarkdown();
+      default -> summary.toTable(width != null ? width : terminalWidth(), terminal && colour());
+    };
+  }
+
+  static int terminalWidth() {
+    try {
+      String c = System.getenv("COLUMNS");
+      return c == null ? 100 : Math.max(40, Integer.parseInt(c.trim()));
+    } catch (NumberFormatException e) {
+      return 100;
+    }
+  }
+
+  static boolean colour() {
+    return System.console() != null && System.getenv("NO_COLOR") == null
+        && !"dumb".equals(System.getenv("TERM"));
   }
 
   static void report(PrintWriter err, AggregateRows.Loaded loaded) {

@@ -45,7 +45,7 @@ import picocli.CommandLine.Unmatched;
     name = "run",
     mixinStandardHelpOptions = true,
     customSynopsis = "infx run CONFIG.yaml [CONFIG.yaml…] [generate filters…] [--adapter local|slurm [--adapter-option K=V…]] "
-        + "[--recipes FILE | --endpoint URL] [--max-parallel N] [--canary] [--fail-fast] [--sim-option K=V…] [--out DIR] [--resume] [--dry-run] [--runner-config FILE] [--runner NAME] [--title TEXT] "
+        + "[--recipes FILE | --endpoint URL] [--max-parallel N] [--canary] [--fail-fast] [--sim-option K=V…] [--out DIR] [--repeat N] [--resume] [--dry-run] [--runner-config FILE] [--runner NAME] [--title TEXT] "
         + "[--duration SECONDS] [--trace SOURCE]",
     description = {
         "Run a benchmark from master configs to report: expand (matrix), launch each point "
@@ -105,6 +105,12 @@ public final class RunCommand implements Callable<Integer> {
       description = "Run directory (default: infx-out/<first config's name>).")
   Path out;
 
+  @Option(names = "--repeat", paramLabel = "N", defaultValue = "1",
+      description = "Measure every point N times (each repetition kept in points/<RF>/rep-<k>/); the point's "
+          + "aggregate holds the means plus, under \"repeats\", per headline metric the mean, std dev, 95%% "
+          + "confidence interval and coefficient of variation. With --resume only missing repetitions run.")
+  int repeat;
+
   @Option(names = "--resume", description = "Skip points whose result exists in DIR from an earlier run.")
   boolean resume;
 
@@ -161,6 +167,10 @@ public final class RunCommand implements Callable<Integer> {
       throw new UsageException("--max-parallel must be >= 1, got " + maxParallel);
     }
     b.maxParallel(maxParallel);
+    if (repeat < 1) {
+      throw new UsageException("--repeat must be at least 1, got " + repeat);
+    }
+    b.repeat(repeat);
     if (!simOptions.isEmpty()) {
       b.simulator(io.infx.client.sim.SimOptions.parse(io.infx.client.sim.SimConfig.defaults(), simOptions));
     }
@@ -303,7 +313,7 @@ public final class RunCommand implements Callable<Integer> {
       }
     }
     if (!rows.isEmpty()) {
-      out.print(Summary.of(rows).toMarkdown());
+      out.print(ResultsSummarizeCommand.render(Summary.of(rows), "table", null, true));
       out.println();
     }
     if (!agentic.isEmpty()) {

@@ -41,13 +41,20 @@ class ResultsReportCommandsTest {
     Path file = tmp.resolve("agg_bmk.json");
     Files.writeString(file, "[" + row("h200", 8, 300.0) + ", " + row("h200", 4, 200.0)
         + ", {\"hw\": \"h200\", \"conc\": 2, \"scenario_type\": \"agentic-coding\"}]");
-    Run md = run("results", "summarize", file.toString());
-    assertThat(md.status()).as(md.err()).isZero();
-    assertThat(md.out().lines().toList()).hasSize(4);
-    assertThat(md.out().lines().toList().get(2)).contains("| 4 | 200.0 | 100.0 | 250.0 |");
-    assertThat(md.err()).contains("AgentX row");
+    Run table = run("results", "summarize", file.toString());
+    assertThat(table.status()).as(table.err()).isZero();
+    assertThat(table.out()).contains("h200 · dsr1 · 1024/1024 · vllm · fp8 · tp8 (8 GPUs)");
+    assertThat(table.out().lines()).allSatisfy(l -> assertThat(l.length()).isLessThanOrEqualTo(100));
+    assertThat(table.err()).contains("AgentX row");
+    Run md = run("results", "summarize", "--format", "md", file.toString());
+    assertThat(md.out().lines().toList()).hasSize(6);
+    assertThat(md.out().lines().toList().get(0)).contains("median (p50) and p99");
+    // tput, output tput, interactivity 50; the rows publish no median TTFT (only a mean)
+    assertThat(md.out().lines().toList().get(4)).contains("| 4 | 200.0 | 100.0 | 50.0 | — |");
     Run csv = run("results", "summarize", "--format", "csv", file.toString());
-    assertThat(csv.out()).contains("h200,dsr1,1024/1024,vllm,fp8,none,tp8,8,4,200.0,100.0,250.0,,,50.0,");
+    assertThat(csv.out()).contains("h200,dsr1,1024/1024,vllm,fp8,none,tp8,8,4,200.0,100.0,50.0,,,,,");
+    Run json = run("results", "summarize", "--format", "json", file.toString());
+    assertThat(json.out()).contains("\"interactivity\": 50.0").contains("\"median_ttft_ms\": null");
     assertThat(run("results", "summarize", "--format", "html", file.toString()).status()).isEqualTo(2);
   }
 

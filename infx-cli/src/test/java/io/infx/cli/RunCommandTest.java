@@ -75,10 +75,9 @@ class RunCommandTest {
 
     assertThat(rc).as(err.toString()).isZero();
     assertThat(out.toString())
-        .contains("| hardware | server | model | ISL/OSL |")
-        .contains("| h200 | SIMULATED (infx-sim ")
-        .contains(" | tiny | 128/8 | sglang | fp8 |")
-        .contains("SIMULATED rows come from infx's embedded simulator")
+        .contains("SIMULATED infx-sim · h200 · tiny · 128/8 · sglang · fp8 · tp1 (1 GPU)")
+        .contains("SIMULATED blocks come from infx's embedded simulator")
+        .contains("TTFT p50")
         .contains("2 points: 2 succeeded, 0 resumed, 0 failed, 0 skipped")
         .contains("report:  " + dir.resolve("report.html"));
     assertThat(err.toString()).contains("infx: 2 matrix rows → 2 points to run").contains("] 2/2  done in");

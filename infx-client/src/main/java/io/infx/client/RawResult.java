@@ -225,6 +225,32 @@ public final class RawResult {
     tokens.put("input_source", "client-tokenizer");
     tokens.put("usage_prompt_token_mismatches", m.usagePromptMismatches());
     tokens.put("streams_without_done", m.streamsWithoutDone());
+    InputLengthCheck ic = m.inputLengthCheck();
+    Map<String, Object> check = new LinkedHashMap<>();
+    check.put("verdict", ic.verdict().name().toLowerCase(java.util.Locale.ROOT));
+    check.put("compared", ic.compared());
+    check.put("framing_tokens", ic.framingTokens());
+    check.put("median_deviation", ic.medianDeviation());
+    check.put("max_deviation", ic.maxDeviation());
+    check.put("deviating_requests", ic.deviating());
+    check.put("warn_above", InputLengthCheck.WARN_DEVIATION);
+    check.put("fail_above", InputLengthCheck.FAIL_DEVIATION);
+    check.put("message", ic.message());
+    tokens.put("input_length_check", check);
+    Stats sl = m.serverInputLengths();
+    Map<String, Object> isl = new LinkedHashMap<>();
+    isl.put("count", sl.count());
+    if (sl.count() > 0) {
+      isl.put("min", sl.min());
+      isl.put("median", sl.median());
+      isl.put("mean", sl.mean());
+      isl.put("p99", sl.percentile(99));
+      isl.put("max", sl.max());
+    }
+    Map<String, Object> bins = new LinkedHashMap<>();
+    m.serverInputLengthHistogram().forEach((k, v) -> bins.put(Integer.toString(k), v));
+    isl.put("histogram", bins);
+    tokens.put("server_input_lengths", isl);
     x.put("tokens", tokens);
     Map<String, Object> views = new LinkedHashMap<>();
     List<Double> ps = mo.metricPercentiles();
@@ -245,6 +271,10 @@ public final class RawResult {
     client.put("io_threads", co.ioThreads());
     client.put("jvm", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
     client.put("available_processors", Runtime.getRuntime().availableProcessors());
+    // host load when the run ended (1-minute average of runnable threads; null where the OS has
+    // none): runs made on a busier host are flagged by the comparability lint
+    double hostLoad = java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+    client.put("host_load_average", hostLoad < 0 ? null : (Object) hostLoad);
     ClientStats cs = run.clientStats();
     client.put("cpu_percent_of_one_core", cs.cpuPercent());
     client.put("gc_collections", cs.gcCollections());

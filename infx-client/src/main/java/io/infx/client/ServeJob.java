@@ -336,6 +336,10 @@ public abstract class ServeJob {
         gate = Optional.of(String.format(java.util.Locale.ROOT,
             "FAIL: request failure rate %.1f%% exceeds 5%% threshold (%d/%d completed)",
             failureRate * 100, m.completed(), m.requested()));
+      } else if (m.inputLengthCheck().verdict() == InputLengthCheck.Verdict.FAIL) {
+        gate = Optional.of(String.format(java.util.Locale.ROOT,
+            "FAIL: input lengths: %s (threshold %.0f%%)", m.inputLengthCheck().message(),
+            InputLengthCheck.FAIL_DEVIATION * 100));
       }
       return new Outcome(run, m, file, gate);
     }

@@ -248,6 +248,24 @@ public final class ServeMetrics {
     return b.resends;
   }
 
+  /** Input lengths as the server counted them vs the client's (see {@link InputLengthCheck}). */
+  public InputLengthCheck inputLengthCheck() {
+    return b.inputLengthCheck;
+  }
+
+  /**
+   * Distribution of the server's {@code usage.prompt_tokens} (tokens, not seconds) over the
+   * successful requests that reported it.
+   */
+  public Stats serverInputLengths() {
+    return b.serverIsl;
+  }
+
+  /** Histogram of the server's prompt lengths: up to 32 equal-width bins, low edge → requests. */
+  public java.util.SortedMap<Integer, Integer> serverInputLengthHistogram() {
+    return java.util.Collections.unmodifiableSortedMap(b.serverIslHistogram);
+  }
+
   /**
    * Most requests in flight at once at the client: sweep over [send, end] of every sent request.
    */
@@ -294,6 +312,9 @@ public final class ServeMetrics {
     int usagePromptMismatches;
     int peakConcurrency;
     int resends;
+    InputLengthCheck inputLengthCheck;
+    Stats serverIsl;
+    java.util.SortedMap<Integer, Integer> serverIslHistogram;
 
     ServeMetrics build() {
       return new ServeMetrics(this);

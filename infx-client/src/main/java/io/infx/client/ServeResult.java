@@ -223,6 +223,8 @@ public final class ServeResult {
     int noDone = 0;
     int promptMismatch = 0;
     int resends = 0;
+    DoubleList islClient = new DoubleList();
+    DoubleList islServer = new DoubleList();
     long totalIn = 0;
     long totalOut = 0;
     List<long[]> intervals = new ArrayList<>();
@@ -263,8 +265,12 @@ public final class ServeResult {
       if (!r.doneSeen()) {
         noDone++;
       }
-      if (r.usagePromptTokens().isPresent() && r.usagePromptTokens().getAsInt() != r.promptTokens()) {
-        promptMismatch++;
+      if (r.usagePromptTokens().isPresent()) {
+        if (r.usagePromptTokens().getAsInt() != r.promptTokens()) {
+          promptMismatch++;
+        }
+        islClient.add(r.promptTokens());
+        islServer.add(r.usagePromptTokens().getAsInt());
       }
       int out = r.outputTokens();
       outputLens[i] = out;
@@ -337,6 +343,17 @@ public final class ServeResult {
     b.usagePromptMismatches = promptMismatch;
     b.peakConcurrency = peakConcurrency(intervals);
     b.resends = resends;
+    double[] ic = islClient.toArray();
+    double[] is = islServer.toArray();
+    int[] ici = new int[ic.length];
+    int[] isi = new int[is.length];
+    for (int k = 0; k < ic.length; k++) {
+      ici[k] = (int) ic[k];
+      isi[k] = (int) is[k];
+    }
+    b.inputLengthCheck = InputLengthCheck.judge(benchmark.backend().api(), ici, isi);
+    b.serverIsl = Stats.of(is);
+    b.serverIslHistogram = histogram(isi);
     return b.build();
   }
 
@@ -377,6 +394,21 @@ public final class ServeResult {
 
   private static Double since(long send, java.util.OptionalLong t) {
     return t.isPresent() ? (t.getAsLong() - send) / 1e6 : null;
+  }
+
+  /** At most 32 equal-width bins (low edge → count) over the values; empty when there are none. */
+  static java.util.SortedMap<Integer, Integer> histogram(int[] v) {
+    java.util.SortedMap<Integer, Integer> out = new java.util.TreeMap<>();
+    if (v.length == 0) {
+      return out;
+    }
+    int lo = Arrays.stream(v).min().getAsInt();
+    int hi = Arrays.stream(v).max().getAsInt();
+    int width = Math.max(1, (int) Math.ceil((hi - lo + 1) / 32.0));
+    for (int x : v) {
+      out.merge(lo + (x - lo) / width * width, 1, Integer::sum);
+    }
+    return out;
   }
 
   private record Prompt0(int promptTokens) {}

@@ -32,6 +32,24 @@ final class Summary {
       row(out, "Client allocation per request (KB):",
           String.format(Locale.ROOT, "%.1f", cs.allocatedBytes() / 1024.0 / m.sent()));
     }
+    if (m.queueWait().count() > 0 && m.queueWait().percentile(99) >= 0.001) {
+      // open loop with a ceiling and a backlog: the latencies below start at the send, not at
+      // the intended time (peers.md §3), so say how long requests waited and how late they left
+      row(out, "Median / P99 queue wait (ms):", f2(m.queueWait().median() * 1000) + " / "
+          + f2(m.queueWait().percentile(99) * 1000));
+    }
+    if (m.lateness().count() > 0 && m.lateness().percentile(99) >= 0.001) {
+      row(out, "Median / P99 send lateness (ms):", f2(m.lateness().median() * 1000) + " / "
+          + f2(m.lateness().percentile(99) * 1000));
+    }
+    if (m.resends() > 0) {
+      row(out, "Re-sent (never left; not failures):", Integer.toString(m.resends()));
+    }
+    InputLengthCheck ic = m.inputLengthCheck();
+    if (ic.verdict() == InputLengthCheck.Verdict.WARN || ic.verdict() == InputLengthCheck.Verdict.FAIL) {
+      out.println((ic.verdict() == InputLengthCheck.Verdict.FAIL ? "FAIL" : "WARNING")
+          + ": input lengths: " + ic.message());
+    }
     section(out, "ttft", "Time to First Token", "TTFT", m.ttft(), mo);
     section(out, "tpot", "Time per Output Token (excl. 1st token)", "TPOT", m.tpot(), mo);
     section(out, "itl", "Inter-token Latency", "ITL", m.itl(), mo);

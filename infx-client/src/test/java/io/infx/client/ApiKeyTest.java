@@ -99,8 +99,10 @@ class ApiKeyTest {
       assertThat(o.exitCode()).as(err.toString()).isZero();
       assertThat(o.metrics().completed()).isEqualTo(5);
 
-      // 2 warm-ups + 5 measured + the two profiler calls, all with the key
-      assertThat(s.seen).hasSize(9);
+      // the provenance probe (/version, /v1/models), 2 warm-ups + 5 measured and the two
+      // profiler calls, all with the key
+      assertThat(s.seen).hasSize(11);
+      assertThat(s.seen).contains("/version Bearer " + KEY, "/v1/models Bearer " + KEY);
       assertThat(s.seen).allSatisfy(h -> assertThat(h).endsWith(" Bearer " + KEY));
       assertThat(s.seen).filteredOn(h -> h.startsWith("/v1/completions ")).hasSize(7);
       assertThat(s.seen).contains("/start_profile Bearer " + KEY, "/stop_profile Bearer " + KEY);
@@ -128,7 +130,9 @@ class ApiKeyTest {
       ServeJob.Outcome o = job(s, dir).build().run(new PrintWriter(new StringWriter()),
           new PrintWriter(new StringWriter()));
       assertThat(o.metrics().completed()).isEqualTo(5);
-      assertThat(s.seen).hasSize(5).allSatisfy(h -> assertThat(h).endsWith(" (none)"));
+      // the provenance probe (/version, /v1/models) and the 5 measured requests, none with a key
+      assertThat(s.seen).hasSize(7).allSatisfy(h -> assertThat(h).endsWith(" (none)"));
+      assertThat(s.seen).filteredOn(h -> h.startsWith("/v1/completions ")).hasSize(5);
     }
   }
 

@@ -44,8 +44,22 @@ class BenchmarkReportTest {
 
     // Throughput chart: one series per configuration; x = interactivity, y = tput/GPU, conc order.
     XYDataset tput = ((XYPlot) report.charts().get(0).chart().getPlot()).getDataset();
-    assertThat(tput.getSeriesCount()).isEqualTo(2);
+    assertThat(tput.getSeriesCount()).as("two configurations and the Pareto frontier").isEqualTo(3);
     assertThat(tput.getSeriesKey(0)).isEqualTo("h200 sglang fp8 TP1");
+    assertThat(tput.getSeriesKey(2)).isEqualTo(Charts.FRONTIER);
+    // the frontier's points are points of the configurations, none beaten on both axes by another
+    for (int i = 0; i < tput.getItemCount(2); i++) {
+      double fx = tput.getXValue(2, i);
+      double fy = tput.getYValue(2, i);
+      for (int series = 0; series < 2; series++) {
+        for (int j = 0; j < tput.getItemCount(series); j++) {
+          double x = tput.getXValue(series, j);
+          double y = tput.getYValue(series, j);
+          assertThat(x >= fx && y >= fy && (x > fx || y > fy)).as("(%s, %s) dominates frontier point (%s, %s)", x, y, fx, fy)
+              .isFalse();
+        }
+      }
+    }
     assertThat(tput.getItemCount(0)).isEqualTo(4);
     double tpotConc4 = 0.002 + 0.0004 * 4;                       // SampleRows' model, TP1 conc 4
     assertThat(tput.getXValue(0, 2)).isCloseTo(1 / tpotConc4, org.assertj.core.data.Offset.offset(1e-9));
@@ -57,6 +71,21 @@ class BenchmarkReportTest {
     assertThat(ttft.getSeriesKey(1)).isEqualTo("h200 sglang fp8 TP1 p90");
     assertThat(ttft.getXValue(1, 3)).isEqualTo(8.0);
     assertThat(ttft.getYValue(1, 3)).isCloseTo((0.010 + 0.004 * 8) * 1.5 * 1000, org.assertj.core.data.Offset.offset(1e-9));
+  }
+
+  @Test
+  void aSinglePointSeriesGetsAReadableAxis() {
+    // one concurrency: one point per series; the x axis must span a readable range around it
+    List<ReportPoint> one = ReportPoints.fromAggregates(SampleRows.sweep()).points().stream()
+        .filter(p -> p.conc() == 4 && p.config().equals("h200 sglang fp8 TP1")).toList();
+    assertThat(one).hasSize(1);
+    BenchmarkReport report = BenchmarkReport.builder().title("one").points(one).build();
+    XYPlot plot = (XYPlot) report.charts().get(0).chart().getPlot();
+    double x = plot.getDataset().getXValue(0, 0);
+    org.jfree.data.Range r = plot.getDomainAxis().getRange();
+    assertThat(r.contains(x)).isTrue();
+    assertThat(r.getLength()).as("range around %s", x).isGreaterThanOrEqualTo(0.39 * x);
+    assertThat(plot.getDataset().getSeriesCount()).as("no frontier of one point").isEqualTo(1);
   }
 
   @Test

@@ -80,6 +80,12 @@ public abstract class AggregateRow {
     return ImmutableAggregateRow.builder();
   }
 
+  /**
+   * The repetitions the row's numbers are the means of ({@code infx run --repeat N}); empty for a
+   * single measurement (then the row has no {@code repeats} key, exactly as the reference writes it).
+   */
+  public abstract Optional<Repetitions> repetitions();
+
   /** A converted metric by its published name (e.g. {@code median_ttft}). */
   public OptionalDouble metric(String name) {
     Double v = metrics().get(name);
@@ -145,6 +151,7 @@ public abstract class AggregateRow {
       o.put("server_version", p.version());
       o.put("simulated", p.simulated());
     });
+    repetitions().ifPresent(r -> o.set(Repetitions.KEY, r.toJson()));
     return o;
   }
 
@@ -181,7 +188,7 @@ public abstract class AggregateRow {
         "decode_num_workers", "num_prefill_gpu", "num_decode_gpu",
         "tput_per_gpu", "output_tput_per_gpu", "input_tput_per_gpu", "prefill_hw", "decode_hw",
         "power_metric_schema_version", "power_valid", "power_invalid_reasons", "power_audit",
-        "scenario_type", "result_schema_version", "server_engine", "server_version", "simulated"));
+        "scenario_type", "result_schema_version", "server_engine", "server_version", "simulated", Repetitions.KEY));
     for (String role : List.of("prefill_", "decode_")) {
       for (String k : List.of("tp", "pp", "dcp_size", "pcp_size", "ep")) {
         keys.add(role + k);

@@ -128,6 +128,9 @@ public final class AggregateRows {
       b.server(io.infx.core.provenance.ServerProvenance.of(text(row, "server_engine"),
           text(row, "server_version"), "aggregate row"));
     }
+    if (row.has(Repetitions.KEY)) {
+      b.repetitions(Repetitions.fromJson(row.get(Repetitions.KEY))); // validated above
+    }
     if (row.has("power_valid")) {
       boolean valid = row.get("power_valid").intValue() == 1;
       b.power(PowerFields.builder()

@@ -78,7 +78,16 @@ public final class AggregateSchema {
         "spec_decoding", "disagg", "recipe_fingerprint", "isl", "osl", "is_multinode",
         "tput_per_gpu", "output_tput_per_gpu", "input_tput_per_gpu", "router", "kv_p2p_transfer",
         "benchmark_outcome", "num_aggregate_gpu", "power_metric_schema_version", "power_valid",
-        "power_invalid_reasons", "power_audit", "server_engine", "server_version", "simulated"));
+        "power_invalid_reasons", "power_audit", "server_engine", "server_version", "simulated", Repetitions.KEY));
+    JsonNode repeats = row.get(Repetitions.KEY);
+    if (repeats != null) {
+      try {
+        Repetitions.fromJson(repeats);
+      } catch (IllegalArgumentException e) {
+        v.add(Violation.builder().ruleId("aggregate.repeats").pointer("/" + Repetitions.KEY)
+            .message(e.getMessage()).build());
+      }
+    }
     known.addAll(PowerFields.METRIC_KEYS);
     known.addAll(PowerFields.ROLE_METRIC_KEYS);
     JsonNode multi = row.get("is_multinode");

@@ -51,6 +51,8 @@ public final class Comparison {
       new Metric("p90_ttft", "p90 TTFT (ms)", 1000, Direction.LOWER_IS_BETTER),
       new Metric("p99_ttft", "p99 TTFT (ms)", 1000, Direction.LOWER_IS_BETTER),
       new Metric("p99.9_ttft", "p99.9 TTFT (ms)", 1000, Direction.LOWER_IS_BETTER),
+      new Metric("median_tpot", "median TPOT (ms)", 1000, Direction.LOWER_IS_BETTER),
+      new Metric("p99_tpot", "p99 TPOT (ms)", 1000, Direction.LOWER_IS_BETTER),
       new Metric("median_intvty", "median intvty", 1, Direction.HIGHER_IS_BETTER),
       new Metric("p90_intvty", "p90 intvty", 1, Direction.HIGHER_IS_BETTER),
       new Metric("p99_intvty", "p99 intvty", 1, Direction.HIGHER_IS_BETTER),
@@ -62,7 +64,7 @@ public final class Comparison {
 
   /** Metrics shown in the Markdown table unless others are asked for. */
   public static final List<String> DEFAULT_TABLE_METRICS = List.of(
-      "tput_per_gpu", "output_tput_per_gpu", "median_ttft", "p99_ttft", "median_intvty",
+      "tput_per_gpu", "output_tput_per_gpu", "median_ttft", "p99_ttft", "median_tpot", "median_intvty",
       "median_e2el");
 
   /**
@@ -108,8 +110,19 @@ public final class Comparison {
    *
    * @param reasons why the pair is not comparable or unverified
    * @param notes informational differences (another seed or prompt sample) that do not block
+   * @param conditions measurement conditions that differ ({@link RunConditions}: host load, client
+   *     overhead): the pair is ranked, but its changes may be the host's, not the server's
    */
-  public record Comparability(Status status, List<String> reasons, List<String> notes) {}
+  public record Comparability(Status status, List<String> reasons, List<String> notes, List<String> conditions) {
+
+    public Comparability(Status status, List<String> reasons, List<String> notes) {
+      this(status, reasons, notes, List.of());
+    }
+
+    Comparability withConditions(List<String> c) {
+      return new Comparability(status, reasons, notes, List.copyOf(c));
+    }
+  }
 
   /**
    * A matched point. Deltas (one per {@link #METRICS} entry, aggregate units) are empty when the
@@ -117,7 +130,39 @@ public final class Comparison {
    */
   public record Pair(
       String key, AggregateRows.Sourced baseline, AggregateRows.Sourced candidate,
-      Comparability comparability, List<Delta> deltas) {}
+      Comparability comparability, List<Delta> deltas) {
+
+    /**
+     * The {@link ChangeJudgement} of one metric over the repetitions of both sides; empty when the
+     * pair is not comparable or a side lacks the metric.
+     *
+     * @param maxRegression tolerated change in the bad direction, as a fraction (0.05 = 5 %)
+     */
+    public Optional<ChangeJudgement> judge(Metric m, double maxRegression, double confidence) {
+      if (comparability.status() == Status.NOT_COMPARABLE) {
+        return Optional.empty();
+      }
+      List<Double> a = samples(baseline.row(), m);
+      List<Double> b = samples(candidate.row(), m);
+      if (a.isEmpty() || b.isEmpty() || a.stream().mapToDouble(Double::doubleValue).sum() == 0) {
+        return Optional.empty();
+      }
+      return Optional.of(ChangeJudgement.judge(m, a, b, maxRegression, confidence));
+    }
+  }
+
+  /**
+   * A row's samples of a metric: the values of its repetitions ({@link AggregateRow#repetitions()}),
+   * else its one value, else none.
+   */
+  public static List<Double> samples(AggregateRow r, Metric m) {
+    Optional<RepeatStatistics> reps = r.repetitions().flatMap(x -> x.metric(m.key()));
+    if (reps.isPresent()) {
+      return reps.get().values();
+    }
+    OptionalDouble v = value(r, m);
+    return v.isPresent() ? List.of(v.getAsDouble()) : List.of();
+  }
 
   /**
    * A row that could not be paired.
@@ -186,6 +231,11 @@ public final class Comparison {
       }
       Comparability c = lint(settings.apply(e.getValue()), settings.apply(other));
       c = provenance(c, e.getValue().row(), other.row(), allowSimulatedVsReal);
+      Optional<RunConditions> ca = conditionsBeside(e.getValue());
+      Optional<RunConditions> cb = conditionsBeside(other);
+      if (ca.isPresent() && cb.isPresent()) {
+        c = c.withConditions(ca.get().differences(cb.get()));
+      }
       List<Delta> deltas = new ArrayList<>();
       if (c.status() != Status.NOT_COMPARABLE) {
         for (Metric m : METRICS) {
@@ -209,6 +259,14 @@ public final class Comparison {
       return Optional.empty();
     }
     return AggregateRows.rawBeside(row.file()).flatMap(WorkloadSettings::read);
+  }
+
+  /** Measurement conditions recorded in the raw result beside an {@code agg_<name>.json}, if any. */
+  public static Optional<RunConditions> conditionsBeside(AggregateRows.Sourced row) {
+    if (row.source().contains("#")) {
+      return Optional.empty();
+    }
+    return AggregateRows.rawBeside(row.file()).flatMap(RunConditions::read);
   }
 
   /** Simulated vs real: not comparable unless allowed (then a note). */
@@ -306,14 +364,23 @@ public final class Comparison {
         continue;
       }
       sb.append(keyCells(p.candidate().row()))
-          .append(p.comparability().status() == Status.COMPARABLE ? "ok" : "unverified").append(" |");
+          .append(p.comparability().status() == Status.COMPARABLE ? "ok" : "unverified");
+      if (!p.comparability().conditions().isEmpty()) {
+        sb.append(" ⚠ ").append(String.join("; ", p.comparability().conditions()));
+      }
+      sb.append(" |");
       for (Metric m : shown) {
         Delta d = p.deltas().stream().filter(x -> x.metric().equals(m)).findFirst().orElseThrow();
-        sb.append(' ').append(cell(d)).append(" |");
+        sb.append(' ').append(cell(d, p.judge(m, ChangeJudgement.NO_THRESHOLD, ChangeJudgement.CONFIDENCE)))
+            .append(" |");
       }
       sb.append('\n');
     }
-    sb.append("\nCells: candidate value (change vs baseline; ▲ better, ▼ worse). ")
+    sb.append("\nLint: ok = same workload settings; ⚠ = measured under different host load or client ")
+        .append("overhead (see the raw results' infx.client), changes may be the host's.\n");
+    sb.append("\nCells: candidate value (change vs baseline; ▲ better, ▼ worse, ~ inside the noise band: ")
+        .append("the 95% bootstrap interval of the ratio over the runs' repetitions includes no change; ")
+        .append("points measured once have no noise band, so their sign is shown unjudged — run with --repeat N). ")
         .append("Throughput in tok/s/GPU, interactivity in tok/s/user.\n");
     if (pairs.stream().anyMatch(p -> p.baseline().row().simulated() || p.candidate().row().simulated())) {
       sb.append("\nSIMULATED rows come from infx's embedded simulator: not measurements of the named "
@@ -346,7 +413,7 @@ public final class Comparison {
         + Topologies.label(id.topology()) + " | " + r.conc() + " | ";
   }
 
-  private static String cell(Delta d) {
+  private static String cell(Delta d, Optional<ChangeJudgement> j) {
     if (d.candidate().isEmpty()) {
       return "—";
     }
@@ -361,6 +428,10 @@ public final class Comparison {
     }
     double pct = (ratio.getAsDouble() - 1) * 100;
     String mark = d.verdict() > 0 ? " ▲" : d.verdict() < 0 ? " ▼" : "";
+    if (j.isPresent() && j.get().measured()) {
+      mark = j.get().verdict() == ChangeJudgement.Verdict.NO_CHANGE ? " ~"
+          : j.get().verdict() == ChangeJudgement.Verdict.BETTER ? " ▲" : " ▼";
+    }
     return value + " (" + String.format(Locale.ROOT, "%+.1f%%", pct) + mark + ")";
   }
 
@@ -380,6 +451,10 @@ public final class Comparison {
       p.comparability().reasons().forEach(reasons::add);
       ArrayNode notes = o.putArray("notes");
       p.comparability().notes().forEach(notes::add);
+      if (!p.comparability().conditions().isEmpty()) {
+        ArrayNode cond = o.putArray("conditions");
+        p.comparability().conditions().forEach(cond::add);
+      }
       ObjectNode metrics = o.putObject("metrics");
       for (Delta d : p.deltas()) {
         ObjectNode m = metrics.putObject(d.metric().key());
@@ -388,6 +463,13 @@ public final class Comparison {
         put(m, "delta", d.delta());
         put(m, "ratio", d.ratio());
         m.put("verdict", d.verdict() > 0 ? "better" : d.verdict() < 0 ? "worse" : "same");
+        p.judge(d.metric(), ChangeJudgement.NO_THRESHOLD, ChangeJudgement.CONFIDENCE).filter(ChangeJudgement::measured)
+            .ifPresent(j -> {
+              m.put("significance", j.verdict() == ChangeJudgement.Verdict.NO_CHANGE ? "noise"
+                  : "significant");
+              m.put("noise_band_low", j.bandLow());
+              m.put("noise_band_high", j.bandHigh());
+            });
       }
     }
     ArrayNode un = root.putArray("unmatched");

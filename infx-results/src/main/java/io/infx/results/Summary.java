@@ -13,8 +13,15 @@ import java.util.function.Function;
  * framework, precision, ISL, OSL, topology and concurrency. The reference documents a
  * {@code utils/summarize.py} that does not exist; the columns follow its comparison script.
  *
- * <p>Columns and units: tput/GPU and output tput/GPU in tokens/s/GPU, TTFT and TPOT in ms, E2EL in
- * s, interactivity in tokens/s/user ({@code median_intvty}, else {@code mean_intvty}).
+ * <p>One statistic per metric, the one InferenceX publishes and {@code results compare} and the
+ * HTML report show: medians (p50) of TTFT, TPOT and E2EL over the measured requests, p99 where a
+ * tail is shown, and interactivity at the median TPOT ({@code median_intvty}, else
+ * {@code mean_intvty}). Units: tput/GPU and output tput/GPU in tokens/s/GPU, TTFT and TPOT in ms,
+ * E2EL in s, interactivity in tokens/s/user. A point measured several times shows the means of its
+ * repetitions ({@link Repetitions}).
+ *
+ * <p>Formats: {@link #toTable(int, boolean)} for a terminal (grouped by configuration, fits a
+ * width, optional ANSI colour), {@link #toMarkdown()}, {@link #toCsv()}, {@link #toJson()}.
  */
 public final class Summary {
 
@@ -33,11 +40,33 @@ public final class Summary {
       new Column("conc", "conc", AggregateRow::conc, -1),
       new Column("tput/GPU (tok/s)", "tput_per_gpu", AggregateRow::tputPerGpu, 1),
       new Column("output tput/GPU (tok/s)", "output_tput_per_gpu", AggregateRow::outputTputPerGpu, 1),
-      new Column("mean TTFT (ms)", "mean_ttft_ms", r -> ms(r.metric("mean_ttft")), 1),
-      new Column("p99 TTFT (ms)", "p99_ttft_ms", r -> ms(r.metric("p99_ttft")), 1),
-      new Column("mean TPOT (ms)", "mean_tpot_ms", r -> ms(r.metric("mean_tpot")), 2),
       new Column("interactivity (tok/s/user)", "interactivity", Summary::interactivity, 1),
-      new Column("mean E2EL (s)", "mean_e2el_s", r -> r.metric("mean_e2el"), 2));
+      new Column("median TTFT (ms)", "median_ttft_ms", r -> ms(r.metric("median_ttft")), 1),
+      new Column("p99 TTFT (ms)", "p99_ttft_ms", r -> ms(r.metric("p99_ttft")), 1),
+      new Column("median TPOT (ms)", "median_tpot_ms", r -> ms(r.metric("median_tpot")), 2),
+      new Column("p99 TPOT (ms)", "p99_tpot_ms", r -> ms(r.metric("p99_tpot")), 2),
+      new Column("median E2EL (s)", "median_e2el_s", r -> r.metric("median_e2el"), 2));
+
+  /** What the tables' latency columns are, said once in every rendering that has room for it. */
+  public static final String STATISTICS_NOTE = "Latencies: median (p50) and p99 over the measured requests, "
+      + "as InferenceX publishes them; interactivity in tok/s/user at the median TPOT; tput in tok/s/GPU.";
+
+  /**
+   * A terminal column: header, unit line, value, decimals, and priority (columns of the highest
+   * priority number are dropped first when the table does not fit).
+   */
+  private record TermColumn(String header, String unit, Function<AggregateRow, OptionalDouble> value,
+      int decimals, int priority) {}
+
+  private static final List<TermColumn> TERM_COLUMNS = List.of(
+      new TermColumn("tput/GPU", "tok/s", r -> OptionalDouble.of(r.tputPerGpu()), 1, 0),
+      new TermColumn("out/GPU", "tok/s", r -> OptionalDouble.of(r.outputTputPerGpu()), 1, 3),
+      new TermColumn("intvty", "tok/s/u", Summary::interactivity, 1, 0),
+      new TermColumn("TTFT p50", "ms", r -> ms(r.metric("median_ttft")), 1, 0),
+      new TermColumn("TTFT p99", "ms", r -> ms(r.metric("p99_ttft")), 1, 2),
+      new TermColumn("TPOT p50", "ms", r -> ms(r.metric("median_tpot")), 2, 0),
+      new TermColumn("TPOT p99", "ms", r -> ms(r.metric("p99_tpot")), 2, 1),
+      new TermColumn("E2EL p50", "s", r -> r.metric("median_e2el"), 2, 4));
 
   /**
    * Who answered: {@code SIMULATED infx-sim …} for the embedded simulator, else engine and version.
@@ -99,6 +128,145 @@ public final class Summary {
 
   private static OptionalDouble ms(OptionalDouble seconds) {
     return seconds.isPresent() ? OptionalDouble.of(seconds.getAsDouble() * 1000.0) : seconds;
+  }
+
+  /**
+   * A terminal table at most {@code width} columns wide: one block per serving configuration
+   * (hardware · model · ISL/OSL · framework · precision · spec · topology) with a line per
+   * concurrency; the least important columns (E2EL, output tput, p99s) are dropped when the table
+   * would not fit. Points measured several times get a {@code ±95%} column: the half-width of the
+   * 95 % confidence interval of tput/GPU, relative to its mean. {@code colour} adds ANSI bold/dim.
+   */
+  public String toTable(int width, boolean colour) {
+    boolean repeats = rows.stream().anyMatch(r -> r.repetitions().isPresent());
+    List<TermColumn> cols = new ArrayList<>(TERM_COLUMNS);
+    if (repeats) {
+      cols.add(1, new TermColumn("±95%", "tput", Summary::tputHalfWidth, 1, 0));
+    }
+    while (tableWidth(cols) > width && cols.stream().anyMatch(c -> c.priority() > 0)) {
+      TermColumn drop = cols.stream().max(Comparator.comparingInt(TermColumn::priority)).orElseThrow();
+      cols.remove(drop);
+    }
+    String bold = colour ? "\u001b[1m" : "";
+    String dim = colour ? "\u001b[2m" : "";
+    String reset = colour ? "\u001b[0m" : "";
+    StringBuilder sb = new StringBuilder();
+    sb.append(dim).append(wrap(STATISTICS_NOTE + (repeats
+        ? " Repeated points: means of their repetitions; ±95% = confidence half-width of tput/GPU." : ""), width))
+        .append(reset);
+    String group = null;
+    for (AggregateRow r : rows) {
+      String g = groupLabel(r);
+      if (!g.equals(group)) {
+        group = g;
+        sb.append('\n').append(bold).append(clip(g, width)).append(reset).append('\n');
+        StringBuilder h = new StringBuilder(String.format(Locale.ROOT, "%5s", "conc"));
+        StringBuilder u = new StringBuilder("     ");
+        for (TermColumn c : cols) {
+          int w = columnWidth(c);
+          h.append(String.format(Locale.ROOT, " %" + w + "s", c.header()));
+          u.append(String.format(Locale.ROOT, " %" + w + "s", c.unit()));
+        }
+        sb.append(h).append('\n').append(dim).append(u).append(reset).append('\n');
+      }
+      StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%5d", r.conc()));
+      for (TermColumn c : cols) {
+        OptionalDouble v = c.value().apply(r);
+        String cell = v.isEmpty() ? "—" : c.header().startsWith("±")
+            ? String.format(Locale.ROOT, "±%.1f%%", v.getAsDouble()) : fixed(v.getAsDouble(), c.decimals());
+        line.append(String.format(Locale.ROOT, " %" + columnWidth(c) + "s", cell));
+      }
+      sb.append(line).append('\n');
+    }
+    if (anySimulated()) {
+      sb.append('\n').append(wrap("SIMULATED blocks come from infx's embedded simulator, not from an inference "
+          + "engine on the named hardware: their numbers are not measurements.", width));
+    }
+    return sb.toString();
+  }
+
+  /** Half-width of the 95 % interval of tput/GPU in percent of its mean, for repeated points. */
+  private static OptionalDouble tputHalfWidth(AggregateRow r) {
+    return r.repetitions().flatMap(x -> x.metric("tput_per_gpu"))
+        .filter(s -> s.n() > 1 && s.mean() != 0)
+        .map(s -> OptionalDouble.of(s.halfWidth() / s.mean() * 100)).orElse(OptionalDouble.empty());
+  }
+
+  private static String groupLabel(AggregateRow r) {
+    RunIdentity id = r.identity();
+    int gpus = id.topology().totalGpus();
+    String label = String.join(" · ", id.hw(), id.modelPrefix(), id.isl() + "/" + id.osl(), id.framework(),
+        id.precision(), Topologies.label(id.topology()) + " (" + gpus + " GPU" + (gpus == 1 ? "" : "s") + ")");
+    label = id.specDecoding().equals("none") ? label : label + " · spec " + id.specDecoding();
+    // who answered goes first, so clipping a long label never hides it
+    return r.server().map(p -> (p.simulated() ? "SIMULATED " + p.engine() : (p.engine() + " " + p.version()).strip())
+        + " · ").orElse("") + label;
+  }
+
+  private static int columnWidth(TermColumn c) {
+    return Math.max(9, Math.max(c.header().length(), c.unit().length()));
+  }
+
+  private static int tableWidth(List<TermColumn> cols) {
+    return 5 + cols.stream().mapToInt(c -> 1 + columnWidth(c)).sum();
+  }
+
+  private static String clip(String s, int width) {
+    return s.length() <= width ? s : s.substring(0, Math.max(1, width - 1)) + "…";
+  }
+
+  private static String wrap(String text, int width) {
+    StringBuilder out = new StringBuilder();
+    int col = 0;
+    for (String word : text.split(" ")) {
+      if (col > 0 && col + 1 + word.length() > width) {
+        out.append('\n');
+        col = 0;
+      } else if (col > 0) {
+        out.append(' ');
+        col++;
+      }
+      out.append(word);
+      col += word.length();
+    }
+    return out.append('\n').toString();
+  }
+
+  /**
+   * The rows as a JSON array of objects keyed by the CSV headers (numbers in their units, missing
+   * metrics null), plus {@code repeats} ({@code n}, tput/GPU confidence interval) for repeated points.
+   */
+  public com.fasterxml.jackson.databind.node.ArrayNode toJson() {
+    com.fasterxml.jackson.databind.node.ArrayNode a = io.infx.core.json.Json.mapper().createArrayNode();
+    for (AggregateRow r : rows) {
+      com.fasterxml.jackson.databind.node.ObjectNode o = a.addObject();
+      for (Column c : columns) {
+        Object v = c.value().apply(r);
+        if (v instanceof OptionalDouble d) {
+          if (d.isPresent()) {
+            o.put(c.csvHeader(), d.getAsDouble());
+          } else {
+            o.putNull(c.csvHeader());
+          }
+        } else if (v instanceof Double d) {
+          o.put(c.csvHeader(), d);
+        } else if (v instanceof Integer i) {
+          o.put(c.csvHeader(), i);
+        } else {
+          o.put(c.csvHeader(), v.toString());
+        }
+      }
+      r.repetitions().ifPresent(rep -> {
+        com.fasterxml.jackson.databind.node.ObjectNode x = o.putObject("repeats");
+        x.put("n", rep.n());
+        rep.metric("tput_per_gpu").ifPresent(t -> {
+          x.put("tput_per_gpu_ci_low", t.ciLow());
+          x.put("tput_per_gpu_ci_high", t.ciHigh());
+          x.put("tput_per_gpu_cv", t.cv());
+        });
+      });
+    }
+    return a;
   }
 
   /** A GitHub-flavoured Markdown table; missing metrics are shown as an em dash. */

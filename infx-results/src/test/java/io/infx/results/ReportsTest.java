@@ -66,13 +66,27 @@ class ReportsTest {
     assertThat(s.rows()).containsExactly(b200, h200lo, h200hi);
     String md = s.toMarkdown();
     // tput/GPU = 8·tput tok/s over 8 GPUs; TTFT 0.1 s → 100.0 ms; interactivity 1000/5 ms = 200
+    // median TTFT 0.1 s → 100.0 ms, median TPOT 5 ms, median E2EL 2,000 ms → 2.00 s; no p99s
     assertThat(md.lines().toList().get(3))
-        .isEqualTo("| h200 | dsr1 | 1024/1024 | vllm | fp8 | none | tp8 | 8 | 4 | 100.0 | 50.0 | — | — | — "
-            + "| 200.0 | — |");
+        .isEqualTo("| h200 | dsr1 | 1024/1024 | vllm | fp8 | none | tp8 | 8 | 4 | 100.0 | 50.0 | 200.0 | 100.0 | — "
+            + "| 5.00 | — | 2.00 |");
     String csv = s.toCsv();
     assertThat(csv.lines().toList().get(0)).startsWith("hw,model_prefix,isl_osl,framework");
     assertThat(csv.lines().toList().get(1))
-        .isEqualTo("b200,dsr1,1024/1024,vllm,fp8,none,tp8,8,8,250.0,125.0,,,,125.0,");
+        .isEqualTo("b200,dsr1,1024/1024,vllm,fp8,none,tp8,8,8,250.0,125.0,125.0,50.0,,8.0,,2.0");
+    // the terminal table: one block per configuration, every line within the width
+    String table = s.toTable(100, false);
+    assertThat(table).contains("h200 · dsr1 · 1024/1024 · vllm · fp8 · tp8 (8 GPUs)")
+        .contains("TTFT p50").contains("median (p50) and p99").doesNotContain("\u001b[");
+    assertThat(table.lines()).allSatisfy(l -> assertThat(l.length()).isLessThanOrEqualTo(100));
+    assertThat(table.lines().filter(l -> l.matches("\\s+4 .*")).findFirst().orElseThrow())
+        .matches("\\s+4\\s+100\\.0\\s+50\\.0\\s+200\\.0\\s+100\\.0\\s+—\\s+5\\.00\\s+—\\s+2\\.00");
+    // narrower: the least important columns go first, the medians stay
+    String narrow = s.toTable(60, true);
+    assertThat(narrow).contains("TPOT p50").contains("TPOT p99").doesNotContain("E2EL p50").doesNotContain("TTFT p99")
+        .doesNotContain("out/GPU").contains("\u001b[1m");
+    assertThat(narrow.lines().map(l -> l.replaceAll("\u001b\\[[0-9]+m", "")))
+        .allSatisfy(l -> assertThat(l.length()).isLessThanOrEqualTo(60));
   }
 
   private void writeRun(String name, ObjectNode aggregate, String rawExtension) throws IOException {

@@ -25,6 +25,9 @@ import io.infx.report.ReportFiles;
 import io.infx.report.ReportPoints;
 import io.infx.report.ReportProblem;
 import io.infx.results.Collector;
+import io.infx.results.Repetitions;
+import io.infx.core.python.PythonJson;
+import com.fasterxml.jackson.databind.JsonNode;
 import io.infx.run.internal.FleetPointLauncher;
 import java.io.IOException;
 import java.io.OutputStreamWriter;
@@ -180,7 +183,8 @@ public final class BenchmarkRun {
         Optional<String> unsupported = unsupported(row);
         if (unsupported.isPresent()) {
           p = p.withAction(PlannedPoint.Action.SKIP, unsupported.get());
-        } else if (options.resume() && hasAggregate(layout.artifactAggregate(p.resultFilename(), p.agentic()))) {
+        } else if (options.resume() && hasAggregate(layout.artifactAggregate(p.resultFilename(), p.agentic()),
+            p.agentic() ? 1 : options.repeat())) {
           p = p.withAction(PlannedPoint.Action.RESUME, "result from an earlier run");
         }
       }
@@ -256,12 +260,14 @@ public final class BenchmarkRun {
     return fleet.replaceAll("[\\s/\\\\:_]+", "-") + "_0";
   }
 
-  private static boolean hasAggregate(Path file) {
+  /** Whether {@code file} is an aggregate row of at least {@code repetitions} repetitions. */
+  private static boolean hasAggregate(Path file, int repetitions) {
     if (!Files.isRegularFile(file)) {
       return false;
     }
     try {
-      return Json.mapper().readTree(Files.readAllBytes(file)).isObject();
+      JsonNode row = Json.mapper().readTree(Files.readAllBytes(file));
+      return row.isObject() && Repetitions.count(row) >= repetitions;
     } catch (IOException e) {
       return false;
     }
@@ -408,7 +414,7 @@ public final class BenchmarkRun {
         listener.started(p, startedDone, total);
         listener.inFlight(flying);
       }
-      PointOutcome r = launch(p, layout, timed);
+      PointOutcome r = launch(p, layout, timed, listener);
       synchronized (this) {
         inFlight--;
         done++;
@@ -433,19 +439,139 @@ public final class BenchmarkRun {
     return p.runner() + " " + f;
   }
 
-  private PointOutcome launch(PlannedPoint p, RunLayout layout, ExecutorService exec) {
+  private PointOutcome launch(PlannedPoint p, RunLayout layout, ExecutorService exec, RunListener listener) {
     Instant start = Instant.now();
     Path work = layout.pointDir(p.resultFilename());
-    Path logFile = work.resolve("infx-run.log");
+    int n = p.agentic() ? 1 : options.repeat();
+    if (n > 1 && options.resume()) {
+      adoptSingleRun(work, p);
+    }
+    clean(work, p);
+    cleanRepetitions(work, options.resume() ? n : 0);
+    byte[] aggregate;
+    if (n == 1) {
+      PointResult result = attempt(p, work, exec);
+      if (!result.ok()) {
+        return new PointOutcome(p, PointOutcome.Status.FAILED, result.failure(), Duration.between(start, Instant.now()));
+      }
+      try {
+        aggregate = Files.readAllBytes(result.aggregate().get());
+      } catch (IOException e) {
+        return new PointOutcome(p, PointOutcome.Status.FAILED,
+            Optional.of("cannot read the aggregate " + result.aggregate().get() + ": " + e.getMessage()),
+            Duration.between(start, Instant.now()));
+      }
+    } else {
+      List<JsonNode> reps = new ArrayList<>();
+      String name = "agg_" + p.resultFilename() + ".json";
+      for (int k = 1; k <= n; k++) {
+        Path rep = repetitionDir(work, k);
+        Path kept = rep.resolve(name);
+        if (options.resume() && hasAggregate(kept, 1)) {
+          listener.note(p.resultFilename() + ": repetition " + k + "/" + n + " from an earlier run");
+          reps.add(readJson(kept));
+          continue;
+        }
+        clean(rep, p);
+        PointResult result = attempt(p, rep, exec);
+        if (!result.ok()) {
+          return new PointOutcome(p, PointOutcome.Status.FAILED,
+              Optional.of("repetition " + k + "/" + n + ": " + result.failure().orElse("")),
+              Duration.between(start, Instant.now()));
+        }
+        reps.add(readJson(result.aggregate().get()));
+      }
+      ObjectNode combined;
+      try {
+        combined = Repetitions.combine(reps);
+      } catch (IllegalArgumentException e) {
+        return new PointOutcome(p, PointOutcome.Status.FAILED, Optional.of(e.getMessage()),
+            Duration.between(start, Instant.now()));
+      }
+      aggregate = PythonJson.dumps(combined, 2).getBytes(StandardCharsets.UTF_8);
+      // the point's own aggregate, with the first repetition's raw result beside it: every
+      // repetition ran the same workload, so the comparability lint reads its settings there
+      AtomicFiles.write(work.resolve(name), aggregate);
+      Path raw = repetitionDir(work, 1).resolve(p.resultFilename() + ".json");
+      try {
+        if (Files.isRegularFile(raw)) {
+          AtomicFiles.write(work.resolve(p.resultFilename() + ".json"), Files.readAllBytes(raw));
+        }
+      } catch (IOException e) {
+        throw new InfxException("file", "cannot copy " + raw + ": " + e.getMessage(), e);
+      }
+    }
+    Duration took = Duration.between(start, Instant.now());
+    AtomicFiles.write(layout.artifactAggregate(p.resultFilename(), p.agentic()), aggregate);
+    return new PointOutcome(p, PointOutcome.Status.SUCCEEDED, Optional.empty(), took);
+  }
+
+  /**
+   * A point measured once by an earlier run (its aggregate in the point's workspace, without
+   * {@code repeats}) becomes repetition 1 when the run is resumed with {@code --repeat N}: its raw
+   * result and aggregate move to {@code rep-1/}, so {@code --repeat k --resume} for k = 1, 2, …
+   * measures each repetition once.
+   */
+  private static void adoptSingleRun(Path work, PlannedPoint p) {
+    Path agg = work.resolve("agg_" + p.resultFilename() + ".json");
+    Path raw = work.resolve(p.resultFilename() + ".json");
+    Path rep1 = repetitionDir(work, 1);
+    if (Files.isDirectory(rep1) || !hasAggregate(agg, 1) || Repetitions.count(readJson(agg)) != 1
+        || !Files.isRegularFile(raw)) {
+      return;
+    }
+    try {
+      Files.createDirectories(rep1);
+      Files.move(raw, rep1.resolve(raw.getFileName()));
+      Files.move(agg, rep1.resolve(agg.getFileName()));
+    } catch (IOException e) {
+      throw new InfxException("file", "cannot move the earlier result of " + work + " to " + rep1 + ": "
+          + e.getMessage(), e);
+    }
+  }
+
+  /** The workspace of repetition {@code k} (1-based) of a point. */
+  static Path repetitionDir(Path work, int k) {
+    return work.resolve("rep-" + k);
+  }
+
+  /** A new attempt starts clean: no stale raw or aggregate of an earlier attempt may survive. */
+  private static void clean(Path work, PlannedPoint p) {
     try {
       Files.createDirectories(work);
-      // A new attempt starts clean: no stale raw or aggregate of an earlier attempt may survive.
       Files.deleteIfExists(work.resolve(p.resultFilename() + ".json"));
       Files.deleteIfExists(work.resolve("agg_" + p.resultFilename() + ".json"));
       deleteTree(work.resolve("results"));                   // AgentX exports of an earlier attempt
     } catch (IOException e) {
       throw new InfxException("file", "cannot prepare " + work + ": " + e.getMessage(), e);
     }
+  }
+
+  /** Deletes the repetition workspaces {@code rep-<k>} with {@code k > keep}. */
+  private static void cleanRepetitions(Path work, int keep) {
+    try (var entries = Files.list(work)) {
+      for (Path e : entries.toList()) {
+        String f = e.getFileName().toString();
+        if (f.matches("rep-\\d+") && Integer.parseInt(f.substring(4)) > keep) {
+          deleteTree(e);
+        }
+      }
+    } catch (IOException e) {
+      throw new InfxException("file", "cannot prepare " + work + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static JsonNode readJson(Path file) {
+    try {
+      return Json.mapper().readTree(Files.readAllBytes(file));
+    } catch (IOException e) {
+      throw new InfxException("file", "cannot read " + file + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** One launch of a point into {@code work}, bounded by the point timeout; its log beside it. */
+  private PointResult attempt(PlannedPoint p, Path work, ExecutorService exec) {
+    Path logFile = work.resolve("infx-run.log");
     PointResult result;
     try (PrintWriter log = new PrintWriter(new OutputStreamWriter(
         Files.newOutputStream(logFile), StandardCharsets.UTF_8), true)) {
@@ -467,18 +593,7 @@ public final class BenchmarkRun {
     } catch (IOException e) {
       throw new InfxException("file", "cannot write " + logFile + ": " + e.getMessage(), e);
     }
-    Duration took = Duration.between(start, Instant.now());
-    if (!result.ok()) {
-      return new PointOutcome(p, PointOutcome.Status.FAILED, result.failure(), took);
-    }
-    try {
-      AtomicFiles.write(layout.artifactAggregate(p.resultFilename(), p.agentic()),
-          Files.readAllBytes(result.aggregate().get()));
-    } catch (IOException e) {
-      return new PointOutcome(p, PointOutcome.Status.FAILED,
-          Optional.of("cannot read the aggregate " + result.aggregate().get() + ": " + e.getMessage()), took);
-    }
-    return new PointOutcome(p, PointOutcome.Status.SUCCEEDED, Optional.empty(), took);
+    return result;
   }
 
   private static void deleteTree(Path dir) throws IOException {
@@ -497,6 +612,9 @@ public final class BenchmarkRun {
     o.put("adapter", plan.adapter());
     o.put("matrix_rows", plan.matrix().size());
     SimConfig sim = options.simulator();
+    if (options.repeat() > 1) {
+      o.put("repeat", options.repeat());
+    }
     if (sim.slowdown() != 1.0) {
       o.put("simulator_slowdown", sim.slowdown()); // an injected regression must stay visible
     }

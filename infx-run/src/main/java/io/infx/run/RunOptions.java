@@ -60,6 +60,18 @@ public abstract class RunOptions {
   }
 
   /**
+   * How many times every fixed-sequence point is measured ({@code infx run --repeat N}). Each
+   * repetition keeps its own workspace ({@code points/<RF>/rep-<k>/}); the point's aggregate holds
+   * the means and, under {@code repeats}, per headline metric the mean, standard deviation,
+   * confidence interval and coefficient of variation ({@code io.infx.results.Repetitions}). With
+   * {@link #resume()} only the missing repetitions run. AgentX points run once. Default 1.
+   */
+  @Value.Default
+  public int repeat() {
+    return 1;
+  }
+
+  /**
    * Concrete runner every row lands on (e.g. {@code h200-cw_0}); default: the first runner the
    * runner file lists under the row's label, else {@code <label>_0}.
    */
@@ -161,6 +173,9 @@ public abstract class RunOptions {
   protected void check() {
     if (configFiles().isEmpty()) {
       throw new IllegalArgumentException("a run needs at least one config file");
+    }
+    if (repeat() < 1) {
+      throw new IllegalArgumentException("repeat must be >= 1, got " + repeat());
     }
     if (promptsPerConc() < 1 || warmupsPerConc() < 0) {
       throw new IllegalArgumentException("promptsPerConc must be >= 1 and warmupsPerConc >= 0");

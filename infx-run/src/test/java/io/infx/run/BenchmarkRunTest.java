@@ -1,6 +1,7 @@
 package io.infx.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.infx.core.json.Json;
@@ -124,6 +125,91 @@ class BenchmarkRunTest {
     launched.clear();
     BenchmarkRun.of(options(), (p, work, log) -> fakeLaunch(p, work)).run(RunListener.NONE);
     assertThat(launched).hasSize(3);
+  }
+
+  /** Like {@link #fakeLaunch} with total throughput {@code tput} tok/s (8 GPUs) and median TTFT {@code ttftMs}. */
+  private PointResult fakeLaunch(PlannedPoint p, Path work, double tput, double ttftMs) throws Exception {
+    launched.add(p.resultFilename() + " " + work.getFileName());
+    String raw = String.format(Locale.ROOT, """
+        {"model_id": "org/model", "max_concurrency": %d, "total_token_throughput": %s,
+         "output_throughput": %s, "mean_ttft_ms": 20.0, "median_ttft_ms": %s, "p99_ttft_ms": 40.0,
+         "mean_tpot_ms": 5.0, "median_tpot_ms": 4.0, "p90_tpot_ms": 4.5, "p99_tpot_ms": 5.0,
+         "median_e2el_ms": 4100.0}
+        """, p.conc().get(0), tput, tput / 2, ttftMs);
+    Files.writeString(work.resolve(p.resultFilename() + ".json"), raw);
+    return PointResult.succeeded(ResultProcessor.processEnvironment(p.env().values(), work).aggregateFile());
+  }
+
+  @Test
+  void repeatKeepsEveryRepetitionAndTheAggregateCarriesTheirStatistics() throws Exception {
+    // three repetitions of each point: total throughput 800, 880, 1040 tok/s on 8 GPUs →
+    // tput/GPU 100, 110, 130: mean 113.333…, s = √(((−13.33)² + (−3.33)² + 16.67²) / 2) = 15.275…,
+    // t(0.975, 2) = 4.302653, half-width = 4.302653 · 15.275 / √3 = 37.946…
+    double[] tputs = {800, 880, 1040};
+    RunOptions three = RunOptions.builder().from(options()).repeat(3).build();
+    RunOutcome out = BenchmarkRun.of(three, (p, work, log) -> {
+      int k = Integer.parseInt(work.getFileName().toString().substring(4));
+      return fakeLaunch(p, work, tputs[k - 1], 10.0 * k);
+    }).run(RunListener.NONE);
+
+    assertThat(out.exitCode()).isZero();
+    assertThat(launched).hasSize(9);
+    PlannedPoint p = out.plan().points().get(0);
+    Path work = out.layout().pointDir(p.resultFilename());
+    for (int k = 1; k <= 3; k++) {
+      assertThat(work.resolve("rep-" + k).resolve("agg_" + p.resultFilename() + ".json")).exists();
+      assertThat(work.resolve("rep-" + k).resolve(p.resultFilename() + ".json")).exists();
+    }
+    JsonNode row = Json.mapper().readTree(out.layout().artifactAggregate(p.resultFilename()).toFile());
+    assertThat(row.get("tput_per_gpu").asDouble()).isCloseTo(340.0 / 3, within(1e-9));
+    assertThat(row.get("median_ttft").asDouble()).isCloseTo(0.020, within(1e-12));
+    JsonNode t = row.get("repeats").get("metrics").get("tput_per_gpu");
+    assertThat(row.get("repeats").get("n").asInt()).isEqualTo(3);
+    assertThat(t.get("values")).extracting(JsonNode::asDouble).containsExactly(100.0, 110.0, 130.0);
+    double s = Math.sqrt((Math.pow(100 - 340.0 / 3, 2) + Math.pow(110 - 340.0 / 3, 2) + Math.pow(130 - 340.0 / 3, 2)) / 2);
+    assertThat(t.get("std").asDouble()).isCloseTo(s, within(1e-9));
+    assertThat(t.get("ci_high").asDouble() - t.get("mean").asDouble())
+        .isCloseTo(4.302653 * s / Math.sqrt(3), within(1e-4));
+    assertThat(t.get("cv").asDouble()).isCloseTo(s / (340.0 / 3), within(1e-12));
+    // the point's aggregate in points/ has its first repetition's raw result beside it
+    assertThat(work.resolve(p.resultFilename() + ".json")).hasSameTextualContentAs(
+        work.resolve("rep-1").resolve(p.resultFilename() + ".json"));
+    assertThat(Json.mapper().readTree(out.layout().runFile().toFile()).get("repeat").asInt()).isEqualTo(3);
+
+    // resume with a larger --repeat runs only the missing repetition of every point
+    launched.clear();
+    RunOptions four = RunOptions.builder().from(three).repeat(4).resume(true).build();
+    out = BenchmarkRun.of(four, (pp, w, log) -> fakeLaunch(pp, w, 960, 10)).run(RunListener.NONE);
+    assertThat(launched).hasSize(3).allMatch(l -> l.endsWith(" rep-4"));
+    row = Json.mapper().readTree(out.layout().artifactAggregate(p.resultFilename()).toFile());
+    assertThat(row.get("repeats").get("n").asInt()).isEqualTo(4);
+    assertThat(row.get("tput_per_gpu").asDouble()).isCloseTo(460.0 / 4, within(1e-9));
+    // and resuming at that count again runs nothing
+    launched.clear();
+    out = BenchmarkRun.of(four, (pp, w, log) -> fakeLaunch(pp, w, 960, 10)).run(RunListener.NONE);
+    assertThat(launched).isEmpty();
+    assertThat(out.points()).extracting(PointOutcome::status).containsOnly(PointOutcome.Status.RESUMED);
+  }
+
+  @Test
+  void resumingASingleRunWithRepeatKeepsItAsTheFirstRepetition() throws Exception {
+    BenchmarkRun.of(options(), (p, work, log) -> fakeLaunch(p, work, 800, 10)).run(RunListener.NONE);
+    launched.clear();
+    RunOptions two = RunOptions.builder().from(options()).repeat(2).resume(true).build();
+    RunOutcome out = BenchmarkRun.of(two, (p, work, log) -> fakeLaunch(p, work, 1040, 10)).run(RunListener.NONE);
+    assertThat(launched).hasSize(3).allMatch(l -> l.endsWith(" rep-2"));
+    JsonNode row = Json.mapper().readTree(out.layout().artifactAggregate(out.plan().points().get(0).resultFilename()).toFile());
+    assertThat(row.get("repeats").get("metrics").get("tput_per_gpu").get("values"))
+        .extracting(JsonNode::asDouble).containsExactly(100.0, 130.0);
+  }
+
+  @Test
+  void aSingleRunWritesNoRepeatsKey() throws Exception {
+    RunOutcome out = BenchmarkRun.of(options(), (p, work, log) -> fakeLaunch(p, work)).run(RunListener.NONE);
+    PlannedPoint p = out.plan().points().get(0);
+    assertThat(Json.mapper().readTree(out.layout().artifactAggregate(p.resultFilename()).toFile()).has("repeats"))
+        .isFalse();
+    assertThat(out.layout().pointDir(p.resultFilename()).resolve("rep-1")).doesNotExist();
   }
 
   @Test

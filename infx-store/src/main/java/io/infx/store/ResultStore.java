@@ -148,6 +148,34 @@ public final class ResultStore implements AutoCloseable {
     }
   }
 
+  /**
+   * Every stored point of a model (highest attempt of each run, failed points excluded), simulated
+   * rows included and flagged, oldest run first — what a dashboard needs to show any date, not only
+   * the latest view.
+   */
+  public List<LatestPoint> allPoints(PointQuery q) {
+    StringBuilder sql = new StringBuilder(POINT_COLUMNS)
+        .append("from benchmark_results br join configs c on c.id = br.config_id ")
+        .append("join workflow_runs wr on wr.id = br.workflow_run_id ")
+        .append("where c.model = :model and br.error is null and wr.run_attempt = ")
+        .append("(select max(w2.run_attempt) from workflow_runs w2 where w2.run_id = wr.run_id)");
+    appendFilters(sql, q);
+    sql.append(" order by wr.date, wr.run_started_at, wr.id, c.hardware, c.framework, c.precision, c.id, br.isl_key, br.osl_key, br.conc");
+    try (Handle h = db.open()) {
+      Query query = h.createQuery(sql.toString()).bind("model", q.model());
+      bindFilters(query, q);
+      return query.map((rs, ctx) -> point(rs)).list();
+    }
+  }
+
+  /** The models (DB keys) that have benchmark points, sorted. */
+  public List<String> models() {
+    try (Handle h = db.open()) {
+      return h.createQuery("select distinct c.model from configs c join benchmark_results br on br.config_id = c.id "
+          + "order by c.model").mapTo(String.class).list();
+    }
+  }
+
   /** Every stored run (highest attempt of each run id), newest first. */
   public List<RunSummary> runs() {
     try (Handle h = db.open()) {

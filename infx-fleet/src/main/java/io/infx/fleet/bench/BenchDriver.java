@@ -98,12 +98,6 @@ public final class BenchDriver {
       serverEnv.putAll(c.env());
     }
     serverEnv.put("PORT", Integer.toString(port));
-    if (plan.client().useChatTemplate()) {
-      String why = "the recipe asks for --use-chat-template, which infx's client does not implement yet "
-          + "(it would send different prompts than InferenceX); set client.use-chat-template: false";
-      life.events().fail("client", FailureKind.INPUT, why, 1);
-      return JobStatus.of(JobState.FAILED, why, 1);
-    }
     boolean simulated = plan.server() instanceof ServerSpec.Embedded;
 
     // 1. server
@@ -135,6 +129,8 @@ public final class BenchDriver {
         .numPrompts(plan.client().numPrompts().orElse(10 * conc))
         .numWarmups(plan.client().numWarmups().orElse(2 * conc))
         .randomInputLen(isl).randomOutputLen(osl).randomRangeRatio(ratio)
+        .useChatTemplate(plan.client().useChatTemplate())
+        .chatTemplate(plan.client().chatTemplate())
         .maxConcurrency(conc)
         .endpoint(plan.client().endpoint())
         .body(BodyOptions.builder().ignoreEos(true).extraBody(plan.client().extraBody()).build())

@@ -23,7 +23,7 @@ import java.util.Map;
  *
  * <pre>java -cp CLASSPATH io.infx.fleet.bench.BenchMain --workspace DIR [--server-cmd CMD]
  *     [--server-env NAME=VALUE]… [--health PATH] [--stop-timeout SECONDS] [--endpoint PATH]
- *     [--extra-body JSON] [--use-chat-template true|false]
+ *     [--extra-body JSON] [--use-chat-template true|false] [--chat-template PATH]
  *     [--readiness-timeout SECONDS] [--backend vllm] [--tokenizer T] [--num-prompts N] [--num-warmups N]</pre>
  */
 public final class BenchMain {
@@ -75,6 +75,7 @@ public final class BenchMain {
           }
         }
         case "--use-chat-template" -> client.useChatTemplate(Boolean.parseBoolean(val));
+        case "--chat-template" -> client.chatTemplate(java.nio.file.Path.of(val));
         case "--readiness-timeout" -> readiness = Duration.ofSeconds(Long.parseLong(val));
         case "--backend" -> client.backend(val);
         case "--tokenizer" -> client.tokenizer(val);

@@ -31,14 +31,21 @@ public abstract class ClientSettings {
   public abstract java.util.Map<String, Object> extraBody();
 
   /**
-   * Apply the model's chat template to prompts (InferenceX's {@code --use-chat-template}). The infx
-   * client cannot yet: a point that asks fails with a clear message rather than measuring
-   * something else.
+   * Apply the model's chat template to prompts (InferenceX's {@code --use-chat-template}): the
+   * client wraps each random prompt in the template of the tokenizer's directory, as the reference
+   * does ({@link io.infx.client.ServeJob#useChatTemplate()}).
    */
   @Value.Default
   public boolean useChatTemplate() {
     return false;
   }
+
+  /**
+   * The chat template for {@link #useChatTemplate()} (a {@code .jinja} file, a
+   * {@code tokenizer_config.json} or a directory) when the tokenizer's directory has none, e.g.
+   * with the built-in tokenizer.
+   */
+  public abstract Optional<java.nio.file.Path> chatTemplate();
 
   /** Override of {@code 10 × CONC}. */
   public abstract OptionalInt numPrompts();

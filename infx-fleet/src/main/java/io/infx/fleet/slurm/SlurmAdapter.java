@@ -124,6 +124,8 @@ public final class SlurmAdapter implements FleetAdapter {
     if (launch.client().useChatTemplate()) {
       cmd.addAll(List.of("--use-chat-template", "true"));
     }
+    launch.client().chatTemplate().ifPresent(t -> cmd.addAll(List.of("--chat-template",
+        t.toAbsolutePath().toString())));
     launch.client().tokenizer().ifPresent(t -> {
       cmd.add("--tokenizer");
       cmd.add(t);

@@ -58,6 +58,24 @@ class LocalLaunchTest {
   }
 
   @Test
+  void aChatTemplatePointWrapsItsPromptsAndRecordsTheTemplate() throws Exception {
+    Path template = out.resolve("chat_template.jinja");
+    Files.writeString(template, "{% for m in messages %}<|im_start|>{{ m.role }}\n{{ m.content }}"
+        + "<|im_end|>\n{% endfor %}{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}");
+    LaunchResult r = FleetLauncher.builder().row(TestRows.singleNode(1024, 128, 2))
+        .runner(RunnerName.of("local_0")).workspace(out)
+        .client(ClientSettings.builder().numPrompts(4).useChatTemplate(true).chatTemplate(template)
+            .build())
+        .launch();
+    assertThat(r.error()).isEmpty();
+    assertThat(r.exitCode()).isZero();
+    JsonNode raw = Json.mapper().readTree(r.rawFile().orElseThrow().toFile());
+    assertThat(raw.get("completed").asInt()).isEqualTo(4);
+    assertThat(raw.get("infx").get("workload").get("chat_template").asText())
+        .isEqualTo(template.toString());
+  }
+
+  @Test
   void serverCommandRunsAsAChildProcessWithThePointsEnvironmentAndIsStoppedAfterwards() throws Exception {
     String cp = System.getProperty("java.class.path");
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();

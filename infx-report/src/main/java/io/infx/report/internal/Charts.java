@@ -3,6 +3,7 @@ package io.infx.report.internal;
 import io.infx.report.Latency;
 import io.infx.report.Percentile;
 import io.infx.report.ReportPoint;
+import io.infx.results.ParetoFrontier;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;
@@ -61,6 +62,10 @@ public final class Charts {
   private static final Color GRID = new Color(0xDDDDDD);
   private static final Color INK = new Color(0x222222);
   private static final Shape DOT = new Ellipse2D.Double(-4, -4, 8, 8);
+  private static final Color FRONTIER_INK = new Color(0x555555);
+
+  /** Series name of the Pareto frontier in the throughput-vs-interactivity chart. */
+  public static final String FRONTIER = "Pareto frontier";
 
   private Charts() {}
 
@@ -103,7 +108,23 @@ public final class Charts {
     if (data.getSeriesCount() == 0) {
       return Optional.empty();
     }
-    renderer.setDefaultItemLabelGenerator((dataset, series, item) -> "c" + concs.get(series).get(item));
+    // the Pareto frontier over every configuration of the workload (grey, dashed, unlabelled)
+    List<ReportPoint> frontier = ParetoFrontier.of(
+        points.stream().filter(p -> p.interactivity().isPresent()).toList(),
+        p -> p.interactivity().getAsDouble(), ReportPoint::tputPerGpu);
+    if (frontier.size() > 1) {
+      XYSeries f = new XYSeries(FRONTIER, false, true);
+      frontier.forEach(p -> f.add(p.interactivity().getAsDouble(), p.tputPerGpu()));
+      data.addSeries(f);
+      renderer.setSeriesPaint(s, FRONTIER_INK);
+      renderer.setSeriesStroke(s, new BasicStroke(1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_ROUND, 10f,
+          new float[] {6f, 4f}, 0f));
+      renderer.setSeriesShapesVisible(s, false);
+      renderer.setSeriesItemLabelsVisible(s, false);
+      s++;
+    }
+    renderer.setDefaultItemLabelGenerator((dataset, series, item) ->
+        series < concs.size() ? "c" + concs.get(series).get(item) : null);
     renderer.setDefaultItemLabelsVisible(true);
     renderer.setDefaultItemLabelFont(ITEM);
     renderer.setDefaultItemLabelPaint(INK);
@@ -111,6 +132,8 @@ public final class Charts {
         new ItemLabelPosition(ItemLabelAnchor.OUTSIDE12, TextAnchor.BOTTOM_CENTER));
     NumberAxis x = numberAxis("Interactivity (tok/s/user, at median TPOT)");
     x.setAutoRangeIncludesZero(false);
+    readableRange(x, points.stream().filter(p -> p.interactivity().isPresent())
+        .mapToDouble(p -> p.interactivity().getAsDouble()).toArray());
     NumberAxis y = numberAxis("Throughput per GPU (tok/s/GPU)");
     XYPlot plot = new XYPlot(data, x, y, renderer);
     return Optional.of(chart(title, plot, true));
@@ -212,6 +235,25 @@ public final class Charts {
     a.setTickLabelPaint(INK);
     a.setNumberFormatOverride(new DecimalFormat("#,##0.###", DecimalFormatSymbols.getInstance(Locale.ROOT)));
     return a;
+  }
+
+  /**
+   * A data range narrower than a fifth of its magnitude (one point per series, the normal case
+   * for one-concurrency tests) would be stretched over a few units of the last digit, every tick
+   * printing the same number: widen it to ±20 % around the data (at least ±1).
+   */
+  static void readableRange(NumberAxis axis, double[] values) {
+    double min = java.util.Arrays.stream(values).min().orElse(Double.NaN);
+    double max = java.util.Arrays.stream(values).max().orElse(Double.NaN);
+    if (!Double.isFinite(min) || !Double.isFinite(max)) {
+      return;
+    }
+    double mid = (min + max) / 2;
+    double half = Math.max(Math.abs(mid) * 0.2, 1.0);
+    if (max - min < 2 * half) {
+      axis.setAutoRange(false);
+      axis.setRange(min >= 0 ? Math.max(0, mid - half) : mid - half, mid + half);
+    }
   }
 
   private static LogAxis concurrencyAxis(List<ReportPoint> points) {

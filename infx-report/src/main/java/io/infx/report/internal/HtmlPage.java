@@ -134,6 +134,8 @@ public final class HtmlPage {
       h.append("<p>No results.</p>\n</section>\n");
       return;
     }
+    h.append("<p class=\"note\">").append(esc(io.infx.results.Summary.STATISTICS_NOTE))
+        .append(" The same statistics as <code>infx results summarize</code> and <code>compare</code>.</p>\n");
     h.append("<table class=\"results\">\n<thead><tr>")
         .append("<th class=\"text\">Workload</th><th class=\"text\">Configuration</th><th>Conc</th>")
         .append("<th>Tput/GPU<br>tok/s</th><th>Output tput/GPU<br>tok/s</th><th>Interactivity<br>tok/s/user</th>")
