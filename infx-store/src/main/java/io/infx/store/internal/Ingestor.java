@@ -359,27 +359,36 @@ public final class Ingestor {
     writeEvals(h, runDbId, date, evalRows, evalSamples, configs, c);
     writeChangelog(h, runDbId, date, a.changelogs, appendOnly, c);
 
+    Set<List<Object>> knownAvailability = new java.util.HashSet<>(h.createQuery("select model, isl_key, osl_key, "
+            + "precision, hardware, framework, spec_method, disagg, benchmark_type from availability where date = :date")
+        .bind("date", date)
+        .map((rs, ctx) -> List.<Object>of(rs.getString(1), rs.getInt(2), rs.getInt(3), rs.getString(4), rs.getString(5),
+            rs.getString(6), rs.getString(7), rs.getBoolean(8), rs.getString(9)))
+        .list());
+    PreparedBatch availabilityInsert = h.prepareBatch("insert into availability (model, isl_key, osl_key, precision, "
+        + "hardware, framework, spec_method, disagg, benchmark_type, date) values (:m, :i, :o, :p, :hw, :f, :s, :d, :t, :date)");
     for (List<Object> av : availability) {
-      boolean present = h.createQuery("select count(*) from availability where model = :m and isl_key = :i and osl_key = :o "
-              + "and precision = :p and hardware = :hw and framework = :f and spec_method = :s and disagg = :d "
-              + "and benchmark_type = :t and date = :date")
-          .bind("m", av.get(0)).bind("i", av.get(1)).bind("o", av.get(2)).bind("p", av.get(3)).bind("hw", av.get(4))
-          .bind("f", av.get(5)).bind("s", av.get(6)).bind("d", av.get(7)).bind("t", av.get(8)).bind("date", date)
-          .mapTo(Long.class).one() > 0;
-      if (!present) {
-        h.createUpdate("insert into availability (model, isl_key, osl_key, precision, hardware, framework, spec_method, "
-                + "disagg, benchmark_type, date) values (:m, :i, :o, :p, :hw, :f, :s, :d, :t, :date)")
-            .bind("m", av.get(0)).bind("i", av.get(1)).bind("o", av.get(2)).bind("p", av.get(3)).bind("hw", av.get(4))
-            .bind("f", av.get(5)).bind("s", av.get(6)).bind("d", av.get(7)).bind("t", av.get(8)).bind("date", date)
-            .execute();
+      if (knownAvailability.add(av)) {
+        availabilityInsert.bind("m", av.get(0)).bind("i", av.get(1)).bind("o", av.get(2)).bind("p", av.get(3))
+            .bind("hw", av.get(4)).bind("f", av.get(5)).bind("s", av.get(6)).bind("d", av.get(7)).bind("t", av.get(8))
+            .bind("date", date).add();
       }
+    }
+    if (availabilityInsert.size() > 0) {
+      availabilityInsert.execute();
     }
 
     if (c.inserted > 0 || c.updated > 0) {
+      for (String curve : touchedCurves) {
+        LatestView.summarize(h, curve, runDbId);
+      }
       // Another attempt of the same run loses or regains visibility: refresh its curves too.
-      touchedCurves.addAll(h.createQuery("select distinct br.curve_key from benchmark_results br join workflow_runs wr "
-              + "on wr.id = br.workflow_run_id where wr.run_id = :r and wr.run_attempt <> :a")
-          .bind("r", runId).bind("a", attempt).mapTo(String.class).list());
+      List<Long> otherAttempts = h.createQuery("select id from workflow_runs where run_id = :r and run_attempt <> :a")
+          .bind("r", runId).bind("a", attempt).mapTo(Long.class).list();
+      if (!otherAttempts.isEmpty()) {
+        touchedCurves.addAll(h.createQuery("select distinct curve_key from benchmark_results where workflow_run_id in (<runs>)")
+            .bindList("runs", otherAttempts).mapTo(String.class).list());
+      }
       LatestView.refresh(h, touchedCurves);
     }
     progress.accept("latest view refreshed; committing");

@@ -30,72 +30,84 @@ public final class LatestView {
 
   private LatestView() {}
 
-  record Row(long id, String curve, long configId, String type, int islKey, int oslKey, String offload,
-      String fingerprint, int conc, String image, String model, long runDbId, String runId, int attempt,
-      LocalDate date, OffsetDateTime startedAt, boolean appendOnly) {}
+  private record Row(long id, long configId, String type, int islKey, int oslKey, String offload, String fingerprint,
+      int conc, String model) {}
 
-  private record RunGroup(long runDbId, LocalDate date, OffsetDateTime startedAt, boolean appendOnly,
-      Set<String> images, boolean allImagesPresent, List<Row> rows) {
+  /** One run's successful real rows on one curve, summarized (what the chaining rule reads). */
+  private record CurveRun(String curve, long runDbId, String runId, int attempt, LocalDate date,
+      OffsetDateTime startedAt, boolean appendOnly, long rows, long imagesPresent, long distinctImages, String image) {
 
+    /** The run's image when it has exactly one and every row carries it, else null. */
     String singleImage() {
-      return allImagesPresent && images.size() == 1 ? images.iterator().next() : null;
+      return imagesPresent == rows && distinctImages == 1 ? image : null;
     }
   }
 
-  /** Rebuilds the view for the given curves (all curves when {@code curves} is null). */
+  private static final String CURVE_RUNS = "select cr.curve_key, cr.workflow_run_id, wr.run_id, wr.run_attempt, "
+      + "wr.date as run_date, wr.run_started_at, wr.append_only, cr.n, cr.images, cr.distinct_images, cr.image "
+      + "from curve_runs cr join workflow_runs wr on wr.id = cr.workflow_run_id";
+
+  /**
+   * Recomputes the {@code curve_runs} summary of one (curve, run) from its benchmark rows; called by
+   * ingest for every (curve, run) it wrote before {@link #refresh}.
+   */
+  public static void summarize(Handle h, String curve, long runDbId) {
+    h.createUpdate("delete from curve_runs where curve_key = :curve and workflow_run_id = :run")
+        .bind("curve", curve).bind("run", runDbId).execute();
+    h.createUpdate("insert into curve_runs (curve_key, workflow_run_id, n, images, distinct_images, image) "
+            + "select curve_key, workflow_run_id, count(*), count(image), count(distinct image), min(image) "
+            + "from benchmark_results where curve_key = :curve and workflow_run_id = :run and error is null "
+            + "and simulated = false group by curve_key, workflow_run_id")
+        .bind("curve", curve).bind("run", runDbId).execute();
+  }
+
+  /**
+   * Rebuilds the view for the given curves (all curves when {@code curves} is null). The chaining
+   * is decided on per-(curve, run) summaries computed by the database; only the rows of the chosen
+   * runs are then copied, in SQL when a curve's snapshot is one run.
+   */
   public static void refresh(Handle h, Collection<String> curves) {
     Map<String, Integer> highestAttempt = new HashMap<>();
     h.createQuery("select run_id, max(run_attempt) as a from workflow_runs group by run_id")
         .map((rs, ctx) -> Map.entry(rs.getString(1), rs.getInt(2)))
         .forEach(e -> highestAttempt.put(e.getKey(), e.getValue()));
-    List<Row> rows = new ArrayList<>();
-    String select = "select br.id, br.curve_key, br.config_id, br.benchmark_type, br.isl_key, br.osl_key, br.offload_mode, "
-        + "br.fingerprint_key, br.conc, br.image, c.model, wr.id as run_db_id, wr.run_id, wr.run_attempt, wr.date as run_date, "
-        + "wr.run_started_at, wr.append_only from benchmark_results br join workflow_runs wr on wr.id = br.workflow_run_id "
-        + "join configs c on c.id = br.config_id where br.error is null and br.simulated = false";
+    List<CurveRun> runs = new ArrayList<>();
     if (curves == null) {
       h.execute("delete from latest_benchmarks");
-      h.createQuery(select).map(LatestView::row).forEach(rows::add);
+      h.createQuery(CURVE_RUNS).map(LatestView::curveRun).forEach(runs::add);
     } else {
-      List<String> list = new ArrayList<>(new LinkedHashSet<>(curves));
-      for (int i = 0; i < list.size(); i += 500) {
-        List<String> chunk = list.subList(i, Math.min(list.size(), i + 500));
-        h.createUpdate("delete from latest_benchmarks where curve_key in (<curves>)").bindList("curves", chunk).execute();
-        h.createQuery(select + " and br.curve_key in (<curves>)").bindList("curves", chunk).map(LatestView::row)
-            .forEach(rows::add);
+      // One indexed equality lookup per curve (H2 does not use an index for long IN lists).
+      for (String curve : new LinkedHashSet<>(curves)) {
+        h.createUpdate("delete from latest_benchmarks where curve_key = :curve").bind("curve", curve).execute();
+        h.createQuery(CURVE_RUNS + " where cr.curve_key = :curve").bind("curve", curve)
+            .map(LatestView::curveRun).forEach(runs::add);
       }
     }
-    Map<String, Map<Long, RunGroup>> byCurve = new LinkedHashMap<>();
-    for (Row r : rows) {
-      if (!Objects.equals(highestAttempt.get(r.runId()), r.attempt())) {
-        continue;
+    Map<String, List<CurveRun>> byCurve = new LinkedHashMap<>();
+    for (CurveRun r : runs) {
+      if (Objects.equals(highestAttempt.get(r.runId()), r.attempt())) {
+        byCurve.computeIfAbsent(r.curve(), k -> new ArrayList<>()).add(r);
       }
-      RunGroup g = byCurve.computeIfAbsent(r.curve(), k -> new LinkedHashMap<>()).computeIfAbsent(r.runDbId(),
-          k -> new RunGroup(r.runDbId(), r.date(), r.startedAt(), r.appendOnly(), new LinkedHashSet<>(), true, new ArrayList<>()));
-      if (r.image() == null && g.allImagesPresent()) {
-        g = new RunGroup(g.runDbId(), g.date(), g.startedAt(), g.appendOnly(), g.images(), false, g.rows());
-        byCurve.get(r.curve()).put(r.runDbId(), g);
-      }
-      if (r.image() != null) {
-        g.images().add(r.image());
-      }
-      g.rows().add(r);
     }
-    Comparator<RunGroup> newestFirst = Comparator.comparing(RunGroup::date, Comparator.reverseOrder())
-        .thenComparing(RunGroup::startedAt, Comparator.nullsLast(Comparator.reverseOrder()))
-        .thenComparing(RunGroup::runDbId, Comparator.reverseOrder());
+    Comparator<CurveRun> newestFirst = Comparator.comparing(CurveRun::date, Comparator.reverseOrder())
+        .thenComparing(CurveRun::startedAt, Comparator.nullsLast(Comparator.reverseOrder()))
+        .thenComparing(CurveRun::runDbId, Comparator.reverseOrder());
+    PreparedBatch copyRun = h.prepareBatch("insert into latest_benchmarks (benchmark_result_id, curve_key, model, "
+        + "snapshot_date, snapshot_workflow_run_id) select br.id, br.curve_key, c.model, :date, :root from benchmark_results br "
+        + "join configs c on c.id = br.config_id where br.curve_key = :curve and br.workflow_run_id = :run "
+        + "and br.error is null and br.simulated = false");
     PreparedBatch insert = h.prepareBatch("insert into latest_benchmarks (benchmark_result_id, curve_key, model, "
-        + "snapshot_date, snapshot_workflow_run_id) values (:id, :curve, :model, :date, :run)");
-    for (Map.Entry<String, Map<Long, RunGroup>> curve : byCurve.entrySet()) {
-      List<RunGroup> ranked = new ArrayList<>(curve.getValue().values());
+        + "snapshot_date, snapshot_workflow_run_id) values (:id, :curve, :model, :date, :root)");
+    for (Map.Entry<String, List<CurveRun>> curve : byCurve.entrySet()) {
+      List<CurveRun> ranked = curve.getValue();
       ranked.sort(newestFirst);
-      RunGroup root = ranked.get(0);
-      List<RunGroup> chain = new ArrayList<>();
+      CurveRun root = ranked.get(0);
+      List<CurveRun> chain = new ArrayList<>();
       chain.add(root);
       String rootImage = root.singleImage();
-      RunGroup current = root;
+      CurveRun current = root;
       for (int i = 1; i < ranked.size(); i++) {
-        RunGroup older = ranked.get(i);
+        CurveRun older = ranked.get(i);
         if (current.appendOnly() && rootImage != null && rootImage.equals(current.singleImage())
             && rootImage.equals(older.singleImage())) {
           chain.add(older);
@@ -104,30 +116,44 @@ public final class LatestView {
           break;
         }
       }
+      if (chain.size() == 1) {
+        copyRun.bind("date", root.date()).bind("root", root.runDbId()).bind("curve", curve.getKey())
+            .bind("run", root.runDbId()).add();
+        continue;
+      }
+      // An append-only chain: the newest chained run wins each point.
       Set<List<Object>> taken = new LinkedHashSet<>();
-      for (RunGroup g : chain) {
-        for (Row r : g.rows()) {
-          List<Object> point = List.of(r.configId(), r.type(), r.islKey(), r.oslKey(), r.offload(), r.fingerprint(), r.conc());
-          if (taken.add(point)) {
-            insert.bind("id", r.id()).bind("curve", r.curve()).bind("model", r.model()).bind("date", root.date())
-                .bind("run", root.runDbId()).add();
-            if (insert.size() >= 2000) {
-              insert.execute();
-            }
+      for (CurveRun g : chain) {
+        List<Row> rows = h.createQuery("select br.id, br.config_id, br.benchmark_type, br.isl_key, br.osl_key, "
+                + "br.offload_mode, br.fingerprint_key, br.conc, c.model from benchmark_results br join configs c "
+                + "on c.id = br.config_id where br.curve_key = :curve and br.workflow_run_id = :run "
+                + "and br.error is null and br.simulated = false order by br.id")
+            .bind("curve", curve.getKey()).bind("run", g.runDbId())
+            .map((rs, ctx) -> new Row(rs.getLong("id"), rs.getLong("config_id"), rs.getString("benchmark_type"),
+                rs.getInt("isl_key"), rs.getInt("osl_key"), rs.getString("offload_mode"), rs.getString("fingerprint_key"),
+                rs.getInt("conc"), rs.getString("model")))
+            .list();
+        for (Row r : rows) {
+          if (taken.add(List.of(r.configId(), r.type(), r.islKey(), r.oslKey(), r.offload(), r.fingerprint(), r.conc()))) {
+            insert.bind("id", r.id()).bind("curve", curve.getKey()).bind("model", r.model()).bind("date", root.date())
+                .bind("root", root.runDbId()).add();
           }
         }
       }
+    }
+    if (copyRun.size() > 0) {
+      copyRun.execute();
     }
     if (insert.size() > 0) {
       insert.execute();
     }
   }
 
-  private static Row row(java.sql.ResultSet rs, org.jdbi.v3.core.statement.StatementContext ctx) throws java.sql.SQLException {
-    return new Row(rs.getLong("id"), rs.getString("curve_key"), rs.getLong("config_id"), rs.getString("benchmark_type"),
-        rs.getInt("isl_key"), rs.getInt("osl_key"), rs.getString("offload_mode"), rs.getString("fingerprint_key"),
-        rs.getInt("conc"), rs.getString("image"), rs.getString("model"), rs.getLong("run_db_id"), rs.getString("run_id"),
+  private static CurveRun curveRun(java.sql.ResultSet rs, org.jdbi.v3.core.statement.StatementContext ctx)
+      throws java.sql.SQLException {
+    return new CurveRun(rs.getString("curve_key"), rs.getLong("workflow_run_id"), rs.getString("run_id"),
         rs.getInt("run_attempt"), rs.getObject("run_date", LocalDate.class),
-        rs.getObject("run_started_at", OffsetDateTime.class), rs.getBoolean("append_only"));
+        rs.getObject("run_started_at", OffsetDateTime.class), rs.getBoolean("append_only"), rs.getLong("n"),
+        rs.getLong("images"), rs.getLong("distinct_images"), rs.getString("image"));
   }
 }
