@@ -176,9 +176,6 @@ public final class BenchServeCommand implements Callable<Integer> {
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    if (dsv4 && !useChatTemplate) {
-      throw new UsageException("--dsv4 requires --use-chat-template to be set.");
-    }
     if (tokenizerMode.equals("deepseek_v4")) {
       throw new UsageException("--tokenizer-mode deepseek_v4 is not supported");
     }

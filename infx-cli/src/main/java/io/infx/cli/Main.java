@@ -37,6 +37,7 @@ import picocli.CommandLine.Spec;
         RunCommand.class,
         RecipeCommand.class,
         DbCommand.class,
+        DashboardCommand.class,
     })
 public final class Main implements Runnable {
 

@@ -104,6 +104,39 @@ class BenchServeCommandTest {
         "--endpoint", "/v1/completions", "--tokenizer", "builtin", "--base-url",
         "http://127.0.0.1:9")).isEqualTo(2);
     assertThat(err.toString()).contains("chat/completions");
+    err.getBuffer().setLength(0);
+    // the reference's own check and wording, before any connection is tried
+    assertThat(run("bench", "serve", "--model", "m", "--dsv4", "--tokenizer", "builtin",
+        "--base-url", "http://127.0.0.1:9")).isEqualTo(2);
+    assertThat(err.toString()).contains("--dsv4 requires --use-chat-template to be set.")
+        .doesNotContain("\tat ");
+  }
+
+  @Test
+  void useChatTemplateWrapsPromptsAgainstTheSimulator(@TempDir Path dir) throws Exception {
+    Path template = dir.resolve("t.jinja");
+    // no spaces around the content: the built-in tokenizer's counts then add up exactly, so the
+    // reference's accounting (template tokens taken off the input length) gives the requested ISL
+    java.nio.file.Files.writeString(template, "{{ bos_token }}[INST]{{ messages[0].content }}[/INST]");
+    try (SimServer sim = SimServer.start(SimConfig.builder()
+        .decodeStepBase(Duration.ofMillis(1)).build())) {
+      int rc = run("bench", "serve", "--backend", "vllm", "--base-url", sim.baseUri().toString(),
+          "--model", "tiny", "--tokenizer", "builtin", "--use-chat-template", "--chat-template",
+          template.toString(), "--random-input-len", "48", "--random-output-len", "4",
+          "--num-prompts", "6", "--max-concurrency", "2", "--disable-tqdm", "--save-result",
+          "--result-dir", dir.toString(), "--result-filename", "c.json");
+      assertThat(rc).as(err.toString()).isZero();
+      assertThat(err.toString()).contains("infx: chat template: " + template);
+      JsonNode raw = Json.mapper().readTree(dir.resolve("c.json").toFile());
+      assertThat(raw.get("completed").asInt()).isEqualTo(6);
+      assertThat(raw.get("infx").get("workload").get("chat_template").asText())
+          .isEqualTo(template.toString());
+      // the simulator counts with the same built-in tokenizer: it agrees with every input length
+      assertThat(raw.get("infx").get("tokens").get("usage_prompt_token_mismatches").asInt()).isZero();
+      for (JsonNode len : raw.get("input_lens")) {
+        assertThat(len.asInt()).isEqualTo(48);
+      }
+    }
   }
 
   @Test

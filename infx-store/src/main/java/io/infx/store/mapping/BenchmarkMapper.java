@@ -211,6 +211,22 @@ public final class BenchmarkMapper {
         metrics.set(e.getKey(), Js.numberNode(n.getAsDouble()));
       }
     }
+    // infx run --repeat N: the repetitions' confidence interval and count of each headline metric
+    // (io.infx.results.Repetitions) as <metric>_ci_low, <metric>_ci_high and <metric>_n, so the
+    // dashboard can draw a point's history with its interval; absent for single measurements
+    JsonNode reps = row.path(io.infx.results.Repetitions.KEY).path("metrics");
+    if (reps.isObject()) {
+      for (Map.Entry<String, JsonNode> e : reps.properties()) {
+        JsonNode lo = e.getValue().get("ci_low");
+        JsonNode hi = e.getValue().get("ci_high");
+        JsonNode vs = e.getValue().get("values");
+        if (lo != null && lo.isNumber() && hi != null && hi.isNumber() && vs != null && vs.isArray()) {
+          metrics.set(e.getKey() + "_ci_low", Js.numberNode(lo.doubleValue()));
+          metrics.set(e.getKey() + "_ci_high", Js.numberNode(hi.doubleValue()));
+          metrics.set(e.getKey() + "_n", Js.numberNode(vs.size()));
+        }
+      }
+    }
     return metrics;
   }
 

@@ -293,9 +293,9 @@ final class Lexer {
         case '\n' -> { }
         case 'x', 'u', 'U' -> {
           int len = n == 'x' ? 2 : n == 'u' ? 4 : 8;
-          if (i + len < raw.length() + 0 && i + len <= raw.length() - 1 + 1) {
-            String hex = raw.substring(i + 1, Math.min(raw.length(), i + 1 + len));
-            if (hex.length() == len && hex.chars().allMatch(ch -> Character.digit(ch, 16) >= 0)) {
+          if (i + len < raw.length()) {
+            String hex = raw.substring(i + 1, i + 1 + len);
+            if (hex.chars().allMatch(ch -> Character.digit(ch, 16) >= 0)) {
               sb.appendCodePoint(Integer.parseInt(hex, 16));
               i += len;
               break;

@@ -7,10 +7,6 @@ record Token(Kind kind, String text, int line, int col) {
     TEXT, VAR_BEGIN, VAR_END, BLOCK_BEGIN, BLOCK_END, NAME, STRING, INT, FLOAT, OP, EOF
   }
 
-  boolean is(Kind k, String t) {
-    return kind == k && text.equals(t);
-  }
-
   boolean isOp(String t) {
     return kind == Kind.OP && text.equals(t);
   }
