@@ -116,6 +116,12 @@ public final class Main implements Runnable {
     shareVersion(cmd, cmd.getCommandSpec().version());
     cmd.setExecutionExceptionHandler(Main::handleExecutionException);
     cmd.setParameterExceptionHandler(Main::handleParameterException);
+    // The eval commands take the reference scripts' arguments as they are (argparse rules, not
+    // picocli's): option-looking arguments reach them as positional parameters.
+    CommandLine results = cmd.getSubcommands().get("results");
+    for (String name : new String[] {"collect-evals", "validate-evals"}) {
+      results.getSubcommands().get(name).setUnmatchedOptionsArePositionalParams(true);
+    }
     return cmd;
   }
 

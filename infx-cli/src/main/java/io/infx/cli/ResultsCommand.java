@@ -23,6 +23,8 @@ import picocli.CommandLine.Spec;
         ResultsCompareCommand.class,
         ResultsGateCommand.class,
         ResultsSuccessRateCommand.class,
+        ResultsCollectEvalsCommand.class,
+        ResultsValidateEvalsCommand.class,
         AgenticAggregateCommand.class,
         AgenticValidateCommand.class,
     })

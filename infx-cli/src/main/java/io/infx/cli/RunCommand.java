@@ -137,6 +137,25 @@ public final class RunCommand implements Callable<Integer> {
           + "synthetic[:key=value,…] (default: $WEKA_LOADER_OVERRIDE, else InferenceX's loader for the model family).")
   String trace;
 
+  @Option(names = "--eval-cmd", paramLabel = "COMMAND",
+      description = "Eval command of eval points (run-eval / eval-only rows), run by bash -c in the point's "
+          + "workspace with PORT, MODEL_NAME, OPENAI_BASE_URL, EVAL_RESULT_DIR, EVAL_TASKS_DIR, "
+          + "EVAL_CONCURRENT_REQUESTS, EVAL_LIMIT, … set; it must leave lm-eval-shaped results*.json under "
+          + "$EVAL_RESULT_DIR (default: python3 -m lm_eval --model local-chat-completions … as InferenceX runs it).")
+  String evalCmd;
+
+  @Option(names = "--eval-tasks", paramLabel = "TASKS",
+      description = "lm-eval tasks of eval points (EVAL_TASKS_DIR; default gsm8k).")
+  String evalTasks;
+
+  @Option(names = "--eval-limit", paramLabel = "N", description = "lm-eval --limit: samples per task.")
+  Integer evalLimit;
+
+  @Option(names = "--eval-thresholds", paramLabel = "FILE",
+      description = "Score thresholds of the eval gate, validate_scores.py's YAML (default: InferenceX's "
+          + "utils/evals/thresholds.yaml, written to DIR/eval_thresholds.yaml).")
+  Path evalThresholds;
+
   /** Config files first, then generate filters (parsed by generate's own parser). */
   @Unmatched List<String> rest = new ArrayList<>();
 
@@ -209,6 +228,26 @@ public final class RunCommand implements Callable<Integer> {
     }
     if (trace != null) {
       b.traceSource(trace);
+    }
+    var eval = io.infx.fleet.bench.EvalSettings.builder();
+    if (evalCmd != null) {
+      if (evalCmd.isBlank()) {
+        throw new UsageException("--eval-cmd is empty");
+      }
+      eval.command(evalCmd);
+    }
+    if (evalTasks != null) {
+      eval.tasks(evalTasks);
+    }
+    if (evalLimit != null) {
+      if (evalLimit < 1) {
+        throw new UsageException("--eval-limit must be at least 1, got " + evalLimit);
+      }
+      eval.limit(evalLimit);
+    }
+    b.eval(eval.build());
+    if (evalThresholds != null) {
+      b.evalThresholds(evalThresholds);
     }
     BenchmarkRun run = BenchmarkRun.of(b.build());
     PrintWriter stdout = spec.commandLine().getOut();
@@ -327,6 +366,11 @@ public final class RunCommand implements Callable<Integer> {
       }
       out.println();
     }
+    if (!outcome.evals().isEmpty()) {
+      out.print(io.infx.results.evals.EvalSummary.markdown(outcome.evals(),
+          io.infx.results.evals.EvalSummary.SortOrder.MODEL_PREFIX));
+      out.println();
+    }
     out.printf(Locale.ROOT, "%d point%s: %d succeeded, %d resumed, %d failed, %d skipped%n",
         outcome.points().size(), outcome.points().size() == 1 ? "" : "s", outcome.count(PointOutcome.Status.SUCCEEDED),
         outcome.count(PointOutcome.Status.RESUMED), outcome.count(PointOutcome.Status.FAILED),
@@ -337,6 +381,9 @@ public final class RunCommand implements Callable<Integer> {
       }
     }
     out.println("results: " + outcome.layout().collectedFile());
+    if (!outcome.evals().isEmpty()) {
+      out.println("evals:   " + outcome.layout().evalAggregateFile());
+    }
     outcome.report().ifPresent(r -> out.println("report:  " + r.html()));
     out.flush();
   }

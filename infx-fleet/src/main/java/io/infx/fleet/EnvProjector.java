@@ -1,5 +1,7 @@
 package io.infx.fleet;
 
+import static io.infx.core.launch.LaunchVariable.*;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.infx.core.ValidationException;
 import io.infx.core.Violation;
@@ -164,37 +166,37 @@ public final class EnvProjector {
 
   private static void single(Builder b, MatrixRow row, RunContext ctx) {
     boolean agentic = row.isAgentic();
-    b.put("EXP_NAME", b.requiredText("exp-name"));
-    b.put("RECIPE_FINGERPRINT", b.optionalText("recipe-fingerprint"));
-    b.put("ISL", agentic ? "0" : b.requiredInt("isl"));
-    b.put("OSL", agentic ? "0" : b.requiredInt("osl"));
-    b.put("MAX_MODEL_LEN", agentic ? "0" : b.requiredInt("max-model-len"));
-    b.put("IMAGE", b.requiredText("image"));
-    b.put("MODEL", b.requiredText("model"));
-    b.put("MODEL_PREFIX", b.requiredText("model-prefix"));
-    b.put("PRECISION", b.requiredText("precision"));
-    b.put("FRAMEWORK", b.requiredText("framework"));
-    b.put("ROUTER_METADATA", b.optionalText("router"));
+    b.put(EXP_NAME.name(), b.requiredText("exp-name"));
+    b.put(RECIPE_FINGERPRINT.name(), b.optionalText("recipe-fingerprint"));
+    b.put(ISL.name(), agentic ? "0" : b.requiredInt("isl"));
+    b.put(OSL.name(), agentic ? "0" : b.requiredInt("osl"));
+    b.put(MAX_MODEL_LEN.name(), agentic ? "0" : b.requiredInt("max-model-len"));
+    b.put(IMAGE.name(), b.requiredText("image"));
+    b.put(MODEL.name(), b.requiredText("model"));
+    b.put(MODEL_PREFIX.name(), b.requiredText("model-prefix"));
+    b.put(PRECISION.name(), b.requiredText("precision"));
+    b.put(FRAMEWORK.name(), b.requiredText("framework"));
+    b.put(ROUTER_METADATA.name(), b.optionalText("router"));
     b.put("KV_P2P_TRANSFER", b.optionalText("kv-p2p-transfer"));
-    b.put("TP", b.requiredInt("tp"));
-    b.put("PP_SIZE", b.positiveIntOr("pp", "1"));
-    b.put("DCP_SIZE", b.positiveIntOr("dcp-size", "1"));
-    b.put("PCP_SIZE", b.positiveIntOr("pcp-size", "1"));
-    b.put("EP_SIZE", b.requiredInt("ep"));
-    b.put("DP_ATTENTION", b.requiredBool("dp-attn"));
-    b.put("CONC", b.singleConc());
-    b.put("SPEC_DECODING", agentic ? b.optionalTextOr("spec-decoding", "none") : b.requiredText("spec-decoding"));
-    b.put("DISAGG", agentic ? "false" : b.requiredText("disagg"));
+    b.put(TP.name(), b.requiredInt("tp"));
+    b.put(PP_SIZE.name(), b.positiveIntOr("pp", "1"));
+    b.put(DCP_SIZE.name(), b.positiveIntOr("dcp-size", "1"));
+    b.put(PCP_SIZE.name(), b.positiveIntOr("pcp-size", "1"));
+    b.put(EP_SIZE.name(), b.requiredInt("ep"));
+    b.put(DP_ATTENTION.name(), b.requiredBool("dp-attn"));
+    b.put(CONC.name(), b.singleConc());
+    b.put(SPEC_DECODING.name(), agentic ? b.optionalTextOr("spec-decoding", "none") : b.requiredText("spec-decoding"));
+    b.put(DISAGG.name(), agentic ? "false" : b.requiredText("disagg"));
     boolean evalOnly = row.isEvalOnly();
     b.put("RUN_EVAL", bool(agentic ? evalOnly : row.runsEval()));
     b.put("EVAL_ONLY", bool(evalOnly));
     scenario(b, row);
-    b.put("KV_OFFLOADING", agentic ? b.requiredText("kv-offloading") : "");
-    b.put("KV_OFFLOAD_BACKEND", agentic ? b.nestedText("kv-offload-backend", "name") : "");
-    b.put("KV_OFFLOAD_BACKEND_METADATA", agentic ? b.optionalText("kv-offload-backend") : "");
-    b.put("TOTAL_CPU_DRAM_GB", agentic ? b.requiredInt("total-cpu-dram-gb") : "0");
+    b.put(KV_OFFLOADING.name(), agentic ? b.requiredText("kv-offloading") : "");
+    b.put(KV_OFFLOAD_BACKEND.name(), agentic ? b.nestedText("kv-offload-backend", "name") : "");
+    b.put(KV_OFFLOAD_BACKEND_METADATA.name(), agentic ? b.optionalText("kv-offload-backend") : "");
+    b.put(TOTAL_CPU_DRAM_GB.name(), agentic ? b.requiredInt("total-cpu-dram-gb") : "0");
     b.put("DURATION", duration(b, ctx));
-    b.put("REQUIRE_POWER", ctx.requirePower() || flag(row, "require-power") ? "1" : "0");
+    b.put(REQUIRE_POWER.name(), ctx.requirePower() || flag(row, "require-power") ? "1" : "0");
     b.put("AIPERF_EXPERIMENTAL_FAST", ctx.agentxFast() ? "1" : "0");
     b.put("EVAL_LIMIT", ctx.evalLimit());
     b.put("SWEBENCH_GEN_MODE", ctx.swebenchGenMode().isEmpty() ? "agentic" : ctx.swebenchGenMode());
@@ -203,31 +205,31 @@ public final class EnvProjector {
   private static void multi(Builder b, MatrixRow row, RunContext ctx) {
     boolean agentic = row.isAgentic();
     boolean evalOnly = row.isEvalOnly();
-    b.put("EXP_NAME", b.requiredText("exp-name"));
-    b.put("RECIPE_FINGERPRINT", b.optionalText("recipe-fingerprint"));
-    b.put("IMAGE", b.requiredText("image"));
-    b.put("MODEL", b.requiredText("model"));
-    b.put("MODEL_PREFIX", b.requiredText("model-prefix"));
-    b.put("FRAMEWORK", b.requiredText("framework"));
-    b.put("PRECISION", b.requiredText("precision"));
-    b.put("ISL", agentic ? "0" : b.requiredInt("isl"));
-    b.put("OSL", agentic ? "0" : b.requiredInt("osl"));
-    b.put("MAX_MODEL_LEN", agentic ? "0" : b.requiredInt("max-model-len"));
-    b.put("SPEC_DECODING", b.requiredText("spec-decoding"));
-    b.put("DISAGG", b.requiredText("disagg"));
-    b.put("ROUTER_METADATA", b.optionalText("router"));
+    b.put(EXP_NAME.name(), b.requiredText("exp-name"));
+    b.put(RECIPE_FINGERPRINT.name(), b.optionalText("recipe-fingerprint"));
+    b.put(IMAGE.name(), b.requiredText("image"));
+    b.put(MODEL.name(), b.requiredText("model"));
+    b.put(MODEL_PREFIX.name(), b.requiredText("model-prefix"));
+    b.put(FRAMEWORK.name(), b.requiredText("framework"));
+    b.put(PRECISION.name(), b.requiredText("precision"));
+    b.put(ISL.name(), agentic ? "0" : b.requiredInt("isl"));
+    b.put(OSL.name(), agentic ? "0" : b.requiredInt("osl"));
+    b.put(MAX_MODEL_LEN.name(), agentic ? "0" : b.requiredInt("max-model-len"));
+    b.put(SPEC_DECODING.name(), b.requiredText("spec-decoding"));
+    b.put(DISAGG.name(), b.requiredText("disagg"));
+    b.put(ROUTER_METADATA.name(), b.optionalText("router"));
     b.put("KV_P2P_TRANSFER", b.optionalText("kv-p2p-transfer"));
     List<String> concs = b.concList();
-    b.put("CONC_LIST", String.join(" ", concs));
+    b.put(CONC_LIST.name(), String.join(" ", concs));
     String conc = "";
     if (agentic) {
       conc = evalOnly && row.get("eval-conc").isPresent()
           ? b.requiredInt("eval-conc")
           : (concs.isEmpty() ? "" : concs.get(0));
     }
-    b.put("CONC", conc);
-    b.put("PREFILL_HARDWARE", b.nestedText("prefill", "hardware"));
-    b.put("DECODE_HARDWARE", b.nestedText("decode", "hardware"));
+    b.put(CONC.name(), conc);
+    b.put(PREFILL_HARDWARE.name(), b.nestedText("prefill", "hardware"));
+    b.put(DECODE_HARDWARE.name(), b.nestedText("decode", "hardware"));
     for (String role : List.of("prefill", "decode")) {
       String p = role.toUpperCase(java.util.Locale.ROOT) + "_";
       b.put(p + "NUM_WORKERS", b.workerInt(role, "num-worker", null));
@@ -248,15 +250,15 @@ public final class EnvProjector {
     b.put("EVAL_CONC", evalConc);
     b.put("EVAL_LIMIT", ctx.evalLimit());
     b.put("SWEBENCH_GEN_MODE", ctx.swebenchGenMode().isEmpty() ? "agentic" : ctx.swebenchGenMode());
-    b.put("REQUIRE_POWER", ctx.requirePower() || flag(row, "require-power") ? "1" : "0");
+    b.put(REQUIRE_POWER.name(), ctx.requirePower() || flag(row, "require-power") ? "1" : "0");
     b.put("POWER_PRODUCER_SHA", ctx.powerProducerSha());
     scenario(b, row);
     b.put("DURATION", duration(b, ctx));
     b.put("AIPERF_EXPERIMENTAL_FAST", ctx.agentxFast() ? "1" : "0");
-    b.put("KV_OFFLOADING", agentic ? b.requiredText("kv-offloading") : "");
-    b.put("KV_OFFLOAD_BACKEND", agentic ? b.nestedText("kv-offload-backend", "name") : "");
-    b.put("KV_OFFLOAD_BACKEND_METADATA", agentic ? b.optionalText("kv-offload-backend") : "");
-    b.put("TOTAL_CPU_DRAM_GB", row.get("total-cpu-dram-gb").isPresent() ? b.requiredInt("total-cpu-dram-gb") : "600");
+    b.put(KV_OFFLOADING.name(), agentic ? b.requiredText("kv-offloading") : "");
+    b.put(KV_OFFLOAD_BACKEND.name(), agentic ? b.nestedText("kv-offload-backend", "name") : "");
+    b.put(KV_OFFLOAD_BACKEND_METADATA.name(), agentic ? b.optionalText("kv-offload-backend") : "");
+    b.put(TOTAL_CPU_DRAM_GB.name(), row.get("total-cpu-dram-gb").isPresent() ? b.requiredInt("total-cpu-dram-gb") : "600");
   }
 
   private static void scenario(Builder b, MatrixRow row) {

@@ -1,5 +1,7 @@
 package io.infx.fleet;
 
+import static io.infx.core.launch.LaunchVariable.*;
+
 import io.infx.core.InfxException;
 import io.infx.fleet.MatrixRow.Shape;
 import java.nio.charset.StandardCharsets;
@@ -43,20 +45,20 @@ public final class ResultNaming {
   /** Computes the name from already projected values (shared with {@link EnvProjector}). */
   static String fromProjected(Map<String, String> env, Shape shape, RunnerName runner, FingerprintPolicy policy) {
     StringBuilder base = new StringBuilder();
-    base.append(env.get("EXP_NAME")).append('_').append(env.get("PRECISION")).append('_')
-        .append(env.get("FRAMEWORK")).append('_');
+    base.append(env.get(EXP_NAME.name())).append('_').append(env.get(PRECISION.name())).append('_')
+        .append(env.get(FRAMEWORK.name())).append('_');
     if (shape == Shape.SINGLE_NODE) {
-      base.append("tp").append(env.get("TP")).append("-pp").append(env.get("PP_SIZE"))
-          .append("-dcp").append(env.get("DCP_SIZE")).append("-pcp").append(env.get("PCP_SIZE"))
-          .append("-ep").append(env.get("EP_SIZE")).append("-dpa").append(env.get("DP_ATTENTION"))
-          .append("_disagg-").append(env.get("DISAGG")).append("_spec-").append(env.get("SPEC_DECODING"))
-          .append("_conc").append(env.get("CONC"));
+      base.append("tp").append(env.get(TP.name())).append("-pp").append(env.get(PP_SIZE.name()))
+          .append("-dcp").append(env.get(DCP_SIZE.name())).append("-pcp").append(env.get(PCP_SIZE.name()))
+          .append("-ep").append(env.get(EP_SIZE.name())).append("-dpa").append(env.get(DP_ATTENTION.name()))
+          .append("_disagg-").append(env.get(DISAGG.name())).append("_spec-").append(env.get(SPEC_DECODING.name()))
+          .append("_conc").append(env.get(CONC.name()));
     } else {
       role(base, env, "prefill");
       base.append('_');
       role(base, env, "decode");
-      base.append("_disagg-").append(env.get("DISAGG")).append("_spec-").append(env.get("SPEC_DECODING"))
-          .append("_conc").append(env.get("CONC_LIST").replace(' ', 'x'));
+      base.append("_disagg-").append(env.get(DISAGG.name())).append("_spec-").append(env.get(SPEC_DECODING.name()))
+          .append("_conc").append(env.get(CONC_LIST.name()).replace(' ', 'x'));
     }
     base.append('_').append(runner.name());
     return withFingerprint(base.toString(), env.getOrDefault("RECIPE_FINGERPRINT", ""), policy);

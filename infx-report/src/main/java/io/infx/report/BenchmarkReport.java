@@ -53,8 +53,10 @@ public final class BenchmarkReport {
   private final Map<String, String> metadata;
   private final Instant generatedAt;
   private final List<ReportChart> charts;
+  private final List<ReportEval> evals;
 
   private BenchmarkReport(Builder b) {
+    this.evals = List.copyOf(b.evals);
     this.title = b.title;
     this.points = List.copyOf(b.points);
     this.problems = List.copyOf(b.problems);
@@ -85,6 +87,11 @@ public final class BenchmarkReport {
 
   public List<ReportPoint> points() {
     return points;
+  }
+
+  /** Eval scores, each next to the throughput it guards (an "Eval" column and an "Evals" section). */
+  public List<ReportEval> evals() {
+    return evals;
   }
 
   public List<ReportProblem> problems() {
@@ -182,6 +189,7 @@ public final class BenchmarkReport {
     private String title = "infx benchmark report";
     private final List<ReportPoint> points = new ArrayList<>();
     private final List<ReportProblem> problems = new ArrayList<>();
+    private final List<ReportEval> evals = new ArrayList<>();
     private final Map<String, String> metadata = new LinkedHashMap<>();
     private Instant generatedAt;
     private int chartWidth = 960;
@@ -201,6 +209,12 @@ public final class BenchmarkReport {
 
     public Builder point(ReportPoint point) {
       points.add(Objects.requireNonNull(point, "point"));
+      return this;
+    }
+
+    /** Eval scores to show (see {@link ReportEvals#match}). */
+    public Builder evals(Collection<ReportEval> evals) {
+      evals.forEach(e -> this.evals.add(Objects.requireNonNull(e, "eval")));
       return this;
     }
 

@@ -219,10 +219,10 @@ public final class BenchmarkRun {
 
   /** Why the adapter cannot run a row, if it cannot. */
   private Optional<String> unsupported(MatrixRow row) {
-    if (row.evalOnly()) {
-      return Optional.of("eval-only row: infx run measures throughput, evals are not run");
-    }
     RowKind kind = row.kind();
+    if (row.evalOnly() && (kind == RowKind.SINGLE_NODE_AGENTIC || kind == RowKind.MULTI_NODE_AGENTIC)) {
+      return Optional.of("agentic eval-only row (SWE-bench): infx runs lm-eval evals only");
+    }
     if (kind == RowKind.MULTI_NODE || kind == RowKind.MULTI_NODE_AGENTIC) {
       return Optional.of("multi-node row: adapter '" + options.adapter() + "' runs single-node points");
     }
@@ -295,10 +295,11 @@ public final class BenchmarkRun {
     AtomicFiles.writeString(layout.matrixFile(), plan.matrix().toJson() + "\n");
     List<PointOutcome> outcomes = new Scheduler(plan, layout, listener).runAll();
     ReportPoints collected = collect(layout);
-    Optional<ReportFiles> report = Optional.of(report(plan, outcomes, collected, layout));
+    List<io.infx.results.evals.EvalRow> evals = collectEvals(layout, listener);
+    Optional<ReportFiles> report = Optional.of(report(plan, outcomes, collected, evals, layout));
     listener.note("report: " + report.get().html());
     RunStore.ingest(layout, listener);
-    return new RunOutcome(plan, layout, outcomes, collected, report);
+    return new RunOutcome(plan, layout, outcomes, collected, report, evals);
   }
 
   /**
@@ -451,8 +452,20 @@ public final class BenchmarkRun {
     byte[] aggregate;
     if (n == 1) {
       PointResult result = attempt(p, work, exec);
+      if (result.eval().isPresent()) {
+        listener.note(p.resultFilename() + ": " + evalSummary(result.eval().get()));
+        try {
+          stageEvalArtifact(p, result.eval().get().workspace(), layout);
+        } catch (IOException e) {
+          return new PointOutcome(p, PointOutcome.Status.FAILED,
+              Optional.of("cannot stage the eval artifact: " + e.getMessage()), Duration.between(start, Instant.now()));
+        }
+      }
       if (!result.ok()) {
         return new PointOutcome(p, PointOutcome.Status.FAILED, result.failure(), Duration.between(start, Instant.now()));
+      }
+      if (result.aggregate().isEmpty()) {      // an eval-only point: its eval artifact is its result
+        return new PointOutcome(p, PointOutcome.Status.SUCCEEDED, Optional.empty(), Duration.between(start, Instant.now()));
       }
       try {
         aggregate = Files.readAllBytes(result.aggregate().get());
@@ -542,6 +555,7 @@ public final class BenchmarkRun {
       Files.deleteIfExists(work.resolve(p.resultFilename() + ".json"));
       Files.deleteIfExists(work.resolve("agg_" + p.resultFilename() + ".json"));
       deleteTree(work.resolve("results"));                   // AgentX exports of an earlier attempt
+      deleteEvalOutput(work);                                // eval output of an earlier attempt
     } catch (IOException e) {
       throw new InfxException("file", "cannot prepare " + work + ": " + e.getMessage(), e);
     }
@@ -594,6 +608,97 @@ public final class BenchmarkRun {
       throw new InfxException("file", "cannot write " + logFile + ": " + e.getMessage(), e);
     }
     return result;
+  }
+
+  /** The gate's checks in one line, e.g. {@code eval PASS: gsm8k exact_match,strict-match = 0.9522 (>= 0.91 from models.dsr1)}. */
+  private static String evalSummary(PointResult.Eval eval) {
+    String checks = String.join("; ", eval.gate().checks().stream()
+        .map(c -> c.task() + " " + c.metric() + " = " + io.infx.core.python.PythonNumbers.formatFixed(c.value(), 4)
+            + (c.passed() ? " (>= " : " (< ") + c.threshold().display() + " from " + c.threshold().source() + ")")
+        .toList());
+    return "eval " + (eval.gate().passed() ? "PASS" : "FAIL") + ": " + (checks.isEmpty() ? "no metric checked" : checks);
+  }
+
+  /** The eval artifact's name as the reference uploads it ({@code eval_<exp-name>_<RF>}). */
+  private static String evalArtifactName(PlannedPoint p) {
+    return io.infx.fleet.ArtifactPlan.of(io.infx.fleet.MatrixRow.of(p.row()), p.resultFilename()).names().stream()
+        .filter(n -> n.startsWith("eval_") && !n.startsWith("eval_server_logs_") && !n.startsWith("eval_gpu_metrics_"))
+        .findFirst().orElse("eval_" + p.resultFilename());
+  }
+
+  /**
+   * Copies the eval artifact of a point (its {@code meta_env.json}, {@code results*.json},
+   * {@code sample*.jsonl}) to {@code DIR/<artifact>/}, as CI's download-artifact lays them out for
+   * {@code collect-evals} and the ingest.
+   */
+  private static void stageEvalArtifact(PlannedPoint p, Path workspace, RunLayout layout) throws IOException {
+    Path target = layout.evalArtifactDir(evalArtifactName(p));
+    deleteTree(target);
+    Files.createDirectories(target);
+    try (var files = Files.list(workspace)) {
+      for (Path f : files.sorted().toList()) {
+        String n = f.getFileName().toString();
+        if (Files.isRegularFile(f) && isEvalFile(n)) {
+          Files.copy(f, target.resolve(n), java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
+        }
+      }
+    }
+  }
+
+  private static boolean isEvalFile(String name) {
+    return name.equals("meta_env.json") || (name.startsWith("results") && name.endsWith(".json"))
+        || (name.startsWith("sample") && name.endsWith(".jsonl"));
+  }
+
+  /** The {@code eval_*} artifact directories at the top of the run directory. */
+  private static List<Path> evalArtifacts(RunLayout layout) {
+    if (!Files.isDirectory(layout.dir())) {
+      return List.of();
+    }
+    try (var children = Files.list(layout.dir())) {
+      return children.filter(Files::isDirectory).filter(d -> {
+        String n = d.getFileName().toString();
+        return n.startsWith("eval_") && !n.startsWith("eval_results_all");
+      }).sorted().toList();
+    } catch (IOException e) {
+      throw new InfxException("file", "cannot list " + layout.dir() + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static void deleteEvalOutput(Path work) throws IOException {
+    deleteTree(work.resolve("eval_out"));
+    try (var files = Files.list(work)) {
+      for (Path f : files.toList()) {
+        String n = f.getFileName().toString();
+        if (Files.isRegularFile(f) && (isEvalFile(n) || n.equals("eval_validation.log"))) {
+          Files.delete(f);
+        }
+      }
+    }
+  }
+
+  /** collect-evals: every eval artifact of the run into {@code eval_results_all/agg_eval_all.json}. */
+  private static List<io.infx.results.evals.EvalRow> collectEvals(RunLayout layout, RunListener listener) {
+    if (evalArtifacts(layout).isEmpty()) {
+      return List.of();
+    }
+    try {
+      List<io.infx.results.evals.EvalRow> rows = io.infx.results.evals.EvalCollector.collect(layout.dir(), ".");
+      io.infx.results.evals.EvalSummary.writeAggregate(layout.evalAggregateFile(), rows);
+      listener.note("evals: " + rows.size() + " row(s) in " + layout.evalAggregateFile());
+      return rows;
+    } catch (io.infx.results.evals.EvalInputException e) {
+      listener.note("evals not collected: " + e.getMessage());
+      return List.of();
+    }
+  }
+
+  private static com.fasterxml.jackson.databind.JsonNode collectedRows(RunLayout layout) {
+    try {
+      return Json.mapper().readTree(Files.readAllBytes(layout.collectedFile()));
+    } catch (IOException e) {
+      return Json.mapper().createArrayNode();
+    }
   }
 
   private static void deleteTree(Path dir) throws IOException {
@@ -657,6 +762,22 @@ public final class BenchmarkRun {
       keepArtifacts.add(layout.artifactAggregate(p.resultFilename(), p.agentic()).getParent().getFileName().toString());
       keepPoints.add(layout.pointDir(p.resultFilename()).getFileName().toString());
     }
+    Set<String> keepEvals = new java.util.HashSet<>();
+    for (PlannedPoint p : plan.points()) {
+      keepEvals.add(evalArtifactName(p));
+    }
+    for (Path e : evalArtifacts(layout)) {
+      if (!keepEvals.contains(e.getFileName().toString())) {
+        try {
+          Path target = layout.dir().resolve("stale").resolve(e.getFileName());
+          Files.createDirectories(target.getParent());
+          deleteTree(target);
+          Files.move(e, target);
+        } catch (IOException ex) {
+          throw new InfxException("file", "cannot set aside " + e + ": " + ex.getMessage(), ex);
+        }
+      }
+    }
     int artifacts = setAside(layout.artifactsDir(), keepArtifacts, layout.dir().resolve("stale").resolve("bmk"));
     int points = setAside(layout.pointsDir(), keepPoints, layout.dir().resolve("stale").resolve("points"));
     return Math.max(artifacts, points);
@@ -698,7 +819,7 @@ public final class BenchmarkRun {
   }
 
   private ReportFiles report(RunPlan plan, List<PointOutcome> outcomes, ReportPoints collected,
-      RunLayout layout) {
+      List<io.infx.results.evals.EvalRow> evals, RunLayout layout) {
     List<ReportProblem> problems = new ArrayList<>(collected.skipped());
     for (PointOutcome o : outcomes) {
       if (o.status() == PointOutcome.Status.FAILED || o.status() == PointOutcome.Status.SKIPPED) {
@@ -710,6 +831,7 @@ public final class BenchmarkRun {
     BenchmarkReport report = BenchmarkReport.builder()
         .title(options.title().orElse("infx run: " + options.configFiles().get(0).getFileName()))
         .points(collected.points())
+        .evals(io.infx.report.ReportEvals.match(evals, collectedRows(layout)))
         .problems(problems)
         .metadata("configs", files)
         .metadata("adapter", plan.adapter())

@@ -73,4 +73,22 @@ public record RunLayout(Path dir) {
   public Path collectedFile() {
     return dir.resolve(ResultNames.collectedArtifactPath());
   }
+
+  /**
+   * The eval artifact of an eval point, {@code DIR/<name>} with {@code name} the reference's
+   * artifact name ({@code eval_<exp-name>_<RESULT_FILENAME>}): the run directory holds them at
+   * its top level, as CI's download-artifact lays out {@code eval_*} artifacts, so
+   * {@code infx results collect-evals DIR …} and {@code infx db ingest DIR} read them.
+   */
+  public Path evalArtifactDir(String name) {
+    if (!name.startsWith("eval_") || name.startsWith("eval_results_all") || name.contains("/")) {
+      throw new IllegalArgumentException("not an eval artifact name: " + name);
+    }
+    return dir.resolve(name);
+  }
+
+  /** The run's eval aggregate, {@code eval_results_all/agg_eval_all.json} (collect-evals.yml). */
+  public Path evalAggregateFile() {
+    return dir.resolve("eval_results_all").resolve("agg_eval_all.json");
+  }
 }

@@ -2,6 +2,7 @@ package io.infx.run;
 
 import io.infx.client.sim.SimConfig;
 import io.infx.core.InfxStyle;
+import io.infx.fleet.bench.EvalSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -115,6 +116,24 @@ public abstract class RunOptions {
   public Duration pointTimeout() {
     return Duration.ofMinutes(30);
   }
+
+  /**
+   * How eval points (rows with {@code run-eval: true} or {@code eval-only: true}) run their
+   * accuracy eval against the launched server: lm-eval's OpenAI-compatible client on
+   * {@code gsm8k} by default, or your own command ({@code infx run --eval-cmd}). The eval tool is
+   * yours to install; a point whose tool is missing fails with a message saying so.
+   */
+  @Value.Default
+  public EvalSettings eval() {
+    return EvalSettings.defaults();
+  }
+
+  /**
+   * The score thresholds of the eval gate ({@code validate_scores.py}'s YAML:
+   * {@code default.<task>}, {@code models.<prefix>.<task>}); default: InferenceX's
+   * {@code utils/evals/thresholds.yaml} as of August 2026, copied into the run directory.
+   */
+  public abstract Optional<Path> evalThresholds();
 
   /**
    * Recipe file (docs/recipes.md): each point's server is the real engine its recipe starts,

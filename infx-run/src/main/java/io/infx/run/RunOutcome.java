@@ -1,5 +1,6 @@
 package io.infx.run;
 
+import io.infx.results.evals.EvalRow;
 import io.infx.report.ReportFiles;
 import io.infx.report.ReportPoints;
 import java.util.List;
@@ -14,11 +15,18 @@ import java.util.Optional;
  * @param points every point's outcome, in plan order
  * @param collected the points of {@code results_bmk/agg_bmk.json} (this run's and resumed ones)
  * @param report the report files, when a report was written
+ * @param evals the eval rows of {@code eval_results_all/agg_eval_all.json} (this run's eval points)
  */
 public record RunOutcome(RunPlan plan, RunLayout layout, List<PointOutcome> points,
-    ReportPoints collected, Optional<ReportFiles> report) {
+    ReportPoints collected, Optional<ReportFiles> report, List<EvalRow> evals) {
+
+  public RunOutcome(RunPlan plan, RunLayout layout, List<PointOutcome> points, ReportPoints collected,
+      Optional<ReportFiles> report) {
+    this(plan, layout, points, collected, report, List.of());
+  }
 
   public RunOutcome {
+    evals = List.copyOf(evals);
     Objects.requireNonNull(plan, "plan");
     Objects.requireNonNull(layout, "layout");
     points = List.copyOf(points);

@@ -405,4 +405,54 @@ public final class PythonNumbers {
   private static boolean isSpace(char c) {
     return Character.isWhitespace(c) || Character.isSpaceChar(c) || c == '\u0085';
   }
+
+  /**
+   * {@code format(x, ".Nf")}: fixed notation with {@code digits} decimals, rounded half-even on the
+   * exact binary value (0.90625 → {@code 0.9062} with 4, {@code 90.62} after ×100 with 2), as
+   * CPython does; {@code nan}, {@code inf}, {@code -inf} for non-finite values, and {@code -0.00}
+   * for a negative value that rounds to zero.
+   */
+  public static String formatFixed(double x, int digits) {
+    if (Double.isNaN(x)) {
+      return "nan";
+    }
+    if (Double.isInfinite(x)) {
+      return x > 0 ? "inf" : "-inf";
+    }
+    String plain = new java.math.BigDecimal(x)
+        .setScale(digits, java.math.RoundingMode.HALF_EVEN).toPlainString();
+    boolean negative = x < 0 || (x == 0.0 && 1 / x < 0);
+    return negative && !plain.startsWith("-") ? "-" + plain : plain;
+  }
+
+  /**
+   * Python {@code int(x)} for any JSON value: booleans are 0/1, integers stay, finite floats
+   * truncate toward zero, strings parse as base-10 integer literals ({@link #parseInt}); empty
+   * when Python would raise (null, containers, non-finite floats, non-integer strings) or the
+   * value is beyond {@code long}.
+   */
+  public static java.util.OptionalLong truncatingInt(JsonNode node) {
+    if (node == null || node.isNull() || node.isContainerNode()) {
+      return java.util.OptionalLong.empty();
+    }
+    if (node.isBoolean()) {
+      return java.util.OptionalLong.of(node.booleanValue() ? 1 : 0);
+    }
+    if (node.isIntegralNumber()) {
+      return node.canConvertToLong() ? java.util.OptionalLong.of(node.longValue())
+          : java.util.OptionalLong.empty();
+    }
+    if (node.isNumber()) {
+      double d = node.doubleValue();
+      if (!Double.isFinite(d) || Math.abs(d) >= 9.2e18) {
+        return java.util.OptionalLong.empty();
+      }
+      return java.util.OptionalLong.of((long) d);
+    }
+    if (node.isTextual()) {
+      Conversion<Integer> c = parseInt(node.textValue());
+      return c.ok() ? java.util.OptionalLong.of(c.value().get()) : java.util.OptionalLong.empty();
+    }
+    return java.util.OptionalLong.empty();
+  }
 }

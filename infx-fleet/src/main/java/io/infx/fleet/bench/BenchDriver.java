@@ -35,8 +35,13 @@ import java.util.OptionalInt;
  * {@code run_benchmark_serving} does, and leave {@code <RESULT_FILENAME>.json} in the workspace.
  * The server is stopped through the lifecycle on every exit path.
  *
+ * <p>Eval points: with {@code RUN_EVAL=true} the accuracy eval ({@link EvalStep}, the tool of
+ * {@link ClientSettings#eval()}) runs against the same server after the load generator; with
+ * {@code EVAL_ONLY=true} it runs instead of the load generator (no raw result is written). The
+ * staged eval output and {@code meta_env.json} are left in the workspace.
+ *
  * <p>Reads from the environment: {@code MODEL, ISL, OSL, CONC, RANDOM_RANGE_RATIO,
- * RESULT_FILENAME}, and {@code PORT} when set (else an ephemeral port).
+ * RESULT_FILENAME, RUN_EVAL, EVAL_ONLY}, and {@code PORT} when set (else an ephemeral port).
  */
 public final class BenchDriver {
 
@@ -55,10 +60,6 @@ public final class BenchDriver {
     if (row.isAgentic()) {
       return Optional.of("AgentX (agentic-coding) rows replay traces (`infx bench agentic`); the bench driver "
           + "runs single-node fixed-seq-len rows");
-    }
-    if (row.isEvalOnly()) {
-      return Optional.of("eval-only rows need an eval harness (lm-eval, SWE-bench), which infx does not ship; "
-          + "the bench driver runs throughput points");
     }
     return Optional.empty();
   }
@@ -120,7 +121,40 @@ public final class BenchDriver {
       return JobStatus.of(JobState.FAILED, e.getMessage(), 1);
     }
 
-    // 3. client
+    boolean evalOnly = "true".equalsIgnoreCase(env.getOrDefault("EVAL_ONLY", "false").strip());
+    boolean runEval = evalOnly || "true".equalsIgnoreCase(env.getOrDefault("RUN_EVAL", "false").strip());
+    String completed = "no requests (eval only)";
+    if (!evalOnly) {
+      Optional<JobStatus> failed = runClient(plan, env, base, conc, isl, osl, ratio, simulated, alive, life, log);
+      if (failed.isPresent()) {
+        return failed.get();
+      }
+      completed = "load generator done";
+    }
+
+    // 4. eval against the same server
+    if (runEval) {
+      EvalStep.Outcome eval;
+      try {
+        eval = life.events().timed("eval", () -> EvalStep.run(env, base, conc, plan.workspace(),
+            plan.client().eval(), life, log));
+      } catch (Exception e) {
+        life.events().fail("eval", FailureKind.CLIENT, String.valueOf(e.getMessage()), 1);
+        return JobStatus.of(JobState.FAILED, "eval failed: " + e.getMessage(), 1);
+      }
+      if (!eval.ok()) {
+        life.events().fail("eval", FailureKind.CLIENT, eval.failure().get(), 1);
+        return JobStatus.of(JobState.FAILED, eval.failure().get(), 1);
+      }
+      completed = completed + "; eval staged " + eval.staged().size() + " file(s)";
+    }
+    return JobStatus.of(JobState.SUCCEEDED, completed, 0);
+  }
+
+  /** Step 3, the load generator; a failed status when it did not complete. */
+  private static Optional<JobStatus> runClient(Plan plan, Map<String, String> env, URI base, int conc,
+      int isl, int osl, double ratio, boolean simulated, ReadinessProbe.Liveness alive, Lifecycle life,
+      LogSink log) {
     ServeJob job = ServeJob.builder()
         .backend(Backend.parse(plan.client().backend()))
         .baseUrl(base)
@@ -142,19 +176,20 @@ public final class BenchDriver {
       outcome = life.events().timed("client", () -> job.run(out, err));
     } catch (Exception e) {
       life.events().fail("client", FailureKind.CLIENT, e.getMessage(), 1);
-      return JobStatus.of(JobState.FAILED, "client failed: " + e.getMessage(), 1);
+      return Optional.of(JobStatus.of(JobState.FAILED, "client failed: " + e.getMessage(), 1));
     }
     OptionalInt died = alive.exitCode();
     if (died.isPresent()) {
       life.events().fail("client", FailureKind.SERVER, "server exited with code " + died.getAsInt()
           + " while the client ran", 1);
-      return JobStatus.of(JobState.FAILED, "server died during the run", 1);
+      return Optional.of(JobStatus.of(JobState.FAILED, "server died during the run", 1));
     }
     if (outcome.gateFailure().isPresent()) {
       life.events().fail("client", FailureKind.CLIENT, outcome.gateFailure().get(), 1);
-      return JobStatus.of(JobState.FAILED, outcome.gateFailure().get(), 1);
+      return Optional.of(JobStatus.of(JobState.FAILED, outcome.gateFailure().get(), 1));
     }
-    return JobStatus.of(JobState.SUCCEEDED, "completed " + outcome.metrics().completed() + " requests", 0);
+    log.line("client", "completed " + outcome.metrics().completed() + " requests");
+    return Optional.empty();
   }
 
   private static ReadinessProbe.Liveness startServer(Plan plan, Map<String, String> env, int port,
@@ -180,8 +215,9 @@ public final class BenchDriver {
         .image(Optional.ofNullable(env.get("IMAGE")).filter(s -> !s.isBlank()))
         .gpus(parseOr(env.get("GPU_COUNT"), 0))
         .build();
-    JobHandle h = backend.start(spec);
-    life.onClose("stop server", () -> backend.cancel(h, c.stopTimeout()));
+    // started and registered as one step: a SIGTERM right after the start still stops the server
+    JobHandle h = life.startOwned("stop server", () -> backend.start(spec),
+        started -> () -> backend.cancel(started, c.stopTimeout()));
     // Stream server.log while we wait and while the client runs.
     Thread follower = new Thread(() -> backend.await(h, Duration.ofDays(365), (src, line) -> log.line("server", line)),
         "infx-server-log");

@@ -24,7 +24,8 @@ import java.util.Map;
  * <pre>java -cp CLASSPATH io.infx.fleet.bench.BenchMain --workspace DIR [--server-cmd CMD]
  *     [--server-env NAME=VALUE]… [--health PATH] [--stop-timeout SECONDS] [--endpoint PATH]
  *     [--extra-body JSON] [--use-chat-template true|false] [--chat-template PATH]
- *     [--readiness-timeout SECONDS] [--backend vllm] [--tokenizer T] [--num-prompts N] [--num-warmups N]</pre>
+ *     [--readiness-timeout SECONDS] [--backend vllm] [--tokenizer T] [--num-prompts N] [--num-warmups N]
+ *     [--eval-cmd CMD] [--eval-tasks TASKS] [--eval-limit N]</pre>
  */
 public final class BenchMain {
 
@@ -40,6 +41,7 @@ public final class BenchMain {
     ServerSpec server = new ServerSpec.Embedded(SimConfig.defaults());
     Duration readiness = Duration.ofMinutes(10);
     var client = ClientSettings.builder();
+    var eval = EvalSettings.builder();
     String serverCmd = null;
     Map<String, String> serverEnv = new java.util.LinkedHashMap<>();
     String health = "/health";
@@ -81,6 +83,9 @@ public final class BenchMain {
         case "--tokenizer" -> client.tokenizer(val);
         case "--num-prompts" -> client.numPrompts(Integer.parseInt(val));
         case "--num-warmups" -> client.numWarmups(Integer.parseInt(val));
+        case "--eval-cmd" -> eval.command(val);
+        case "--eval-tasks" -> eval.tasks(val);
+        case "--eval-limit" -> eval.limit(Integer.parseInt(val));
         default -> {
           out.println("infx bench: unknown option " + opt);
           return 2;
@@ -106,7 +111,7 @@ public final class BenchMain {
     LogSink log = LogSink.to(out);
     JobStatus status;
     try {
-      status = BenchDriver.run(new BenchDriver.Plan(env, workspace, server, client.build(), readiness),
+      status = BenchDriver.run(new BenchDriver.Plan(env, workspace, server, client.eval(eval.build()).build(), readiness),
           new LocalProcessBackend(), life, log);
       life.record(status.launcherExitCode());
     } finally {

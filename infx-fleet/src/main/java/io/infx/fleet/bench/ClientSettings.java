@@ -53,6 +53,15 @@ public abstract class ClientSettings {
   /** Override of {@code 2 × CONC}. */
   public abstract OptionalInt numWarmups();
 
+  /**
+   * How eval points run their accuracy eval (lm-eval's OpenAI-compatible client by default); only
+   * used for rows with {@code RUN_EVAL=true} or {@code EVAL_ONLY=true}.
+   */
+  @Value.Default
+  public EvalSettings eval() {
+    return EvalSettings.defaults();
+  }
+
   public static ClientSettings defaults() {
     return builder().build();
   }

@@ -305,7 +305,13 @@ public final class FleetLauncher {
     Path raw = ws.resolve(rf + ".json");
     Optional<Path> rawFile = Optional.empty();
     Optional<Path> agg = Optional.empty();
-    if (status.succeeded()) {
+    if (status.succeeded() && b.row.isEvalOnly()) {
+      // an eval-only job writes no raw result: meta_env.json and the staged eval output instead
+      if (!Files.isRegularFile(ws.resolve("meta_env.json"))) {
+        events.fail("verify", FailureKind.RESULT, "meta_env.json was not written by the eval", 1);
+        life.record(1);
+      }
+    } else if (status.succeeded()) {
       rawFile = verify(events, raw);
       if (rawFile.isEmpty()) {
         life.record(1);

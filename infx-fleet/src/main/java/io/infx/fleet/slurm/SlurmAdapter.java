@@ -138,6 +138,16 @@ public final class SlurmAdapter implements FleetAdapter {
       cmd.add("--num-warmups");
       cmd.add(Integer.toString(n));
     });
+    launch.client().eval().command().ifPresent(c -> {
+      cmd.add("--eval-cmd");
+      cmd.add(c);
+    });
+    cmd.add("--eval-tasks");
+    cmd.add(launch.client().eval().tasks());
+    launch.client().eval().limit().ifPresent(n -> {
+      cmd.add("--eval-limit");
+      cmd.add(Integer.toString(n));
+    });
     int gpus = o.get("slurm.gpus").map(v -> nonNegative("slurm.gpus", v))
         .orElseGet(() -> Integer.parseInt(launch.env().get("GPU_COUNT").orElse("0")));
     return JobSpec.builder().name(launch.runner().name()).command(cmd).env(launch.env().values())

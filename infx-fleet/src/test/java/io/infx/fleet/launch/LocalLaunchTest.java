@@ -130,15 +130,43 @@ class LocalLaunchTest {
   }
 
   @Test
-  void unsupportedRowsFailAsInputErrorsWithoutRunningAnything() throws Exception {
+  void evalOnlyRowsRunTheEvalInsteadOfTheLoadGenerator() throws Exception {
+    var json = TestRows.singleNode(1024, 128, 2).json();
+    json.put("eval-only", true);
+    json.put("run-eval", true);
+    // a stand-in eval tool: asks the launched server, then writes lm-eval-shaped output (two levels deep)
+    String evalCmd = "curl -sf \"$OPENAI_BASE_URL/models\" > /dev/null && mkdir -p \"$EVAL_RESULT_DIR/org__m\" && "
+        + "printf '{\"lm_eval_version\": \"0.4.9\", \"results\": {\"gsm8k\": {\"exact_match,strict-match\": 0.9}}}' "
+        + "> \"$EVAL_RESULT_DIR/org__m/results_t.json\" && printf '{}\\n' > \"$EVAL_RESULT_DIR/org__m/samples_gsm8k_t.jsonl\"";
+    LaunchResult r = FleetLauncher.builder().row(io.infx.fleet.MatrixRow.of(json))
+        .runner(RunnerName.of("local_0")).workspace(out)
+        .client(io.infx.fleet.bench.ClientSettings.builder()
+            .eval(io.infx.fleet.bench.EvalSettings.builder().command(evalCmd).build()).build())
+        .launch();
+    assertThat(r.error()).isEmpty();
+    assertThat(r.exitCode()).isZero();
+    assertThat(r.rawFile()).as("no load generator for an eval-only row").isEmpty();
+    assertThat(r.env().get("EVAL_ONLY")).contains("true");
+    assertThat(out.resolve("results_t_conc2.json")).exists();
+    assertThat(out.resolve("samples_gsm8k_t_conc2.jsonl")).exists();
+    assertThat(out.resolve("eval_out")).doesNotExist();
+    assertThat(out.resolve("meta_env.json")).content().contains("\"eval_concs\": [2],\n")
+        .contains("\"completed_eval_concs\": [2],\n").contains("\"failed_eval_concs\": [],\n");
+  }
+
+  @Test
+  void anEvalToolThatIsNotInstalledFailsTheEvalStep() throws Exception {
     var json = TestRows.singleNode(1024, 128, 2).json();
     json.put("eval-only", true);
     LaunchResult r = FleetLauncher.builder().row(io.infx.fleet.MatrixRow.of(json))
-        .runner(RunnerName.of("local_0")).workspace(out).launch();
+        .runner(RunnerName.of("local_0")).workspace(out)
+        .client(io.infx.fleet.bench.ClientSettings.builder()
+            .eval(io.infx.fleet.bench.EvalSettings.builder().command("no-such-eval-tool-xyz --run").build()).build())
+        .launch();
     assertThat(r.exitCode()).isEqualTo(1);
-    assertThat(r.error().orElseThrow().kind()).isEqualTo(FailureKind.INPUT);
-    assertThat(r.error().orElseThrow().message()).contains("eval-only rows");
-    assertThat(Files.exists(out.resolve("launch.env"))).isTrue();
+    assertThat(r.error().orElseThrow().stage()).isEqualTo("eval");
+    assertThat(r.error().orElseThrow().message()).contains("'no-such-eval-tool-xyz' was not found");
+    assertThat(out.resolve("meta_env.json")).content().contains("\"failed_eval_concs\": [2],\n");
   }
 
   @Test

@@ -116,6 +116,7 @@ public final class HtmlPage {
     }
 
     table(h, report);
+    evals(h, report);
     problems(h, report.problems());
 
     h.append("<footer>\n<p>Throughput per GPU = total (input + output) token throughput / GPUs "
@@ -140,7 +141,9 @@ public final class HtmlPage {
         .append("<th class=\"text\">Workload</th><th class=\"text\">Configuration</th><th>Conc</th>")
         .append("<th>Tput/GPU<br>tok/s</th><th>Output tput/GPU<br>tok/s</th><th>Interactivity<br>tok/s/user</th>")
         .append("<th>TTFT p50<br>ms</th><th>TTFT p99<br>ms</th><th>TPOT p50<br>ms</th><th>TPOT p99<br>ms</th>")
-        .append("<th>E2EL p50<br>s</th></tr></thead>\n<tbody>\n");
+        .append("<th>E2EL p50<br>s</th>")
+        .append(report.evals().isEmpty() ? "" : "<th class=\"text\">Eval score</th>")
+        .append("</tr></thead>\n<tbody>\n");
     Map<String, Integer> workloadOrder = new LinkedHashMap<>();
     Map<String, Integer> configOrder = new LinkedHashMap<>();
     for (ReportPoint p : report.points()) {
@@ -165,9 +168,48 @@ public final class HtmlPage {
           .append(ms(p.tpot(), Percentile.P50)).append(ms(p.tpot(), Percentile.P99));
       OptionalDouble e2el = p.e2el().get(Percentile.P50);
       h.append(e2el.isPresent() ? cell(e2el.getAsDouble() / 1000.0, 3) : "<td>–</td>");
+      if (!report.evals().isEmpty()) {
+        List<String> scores = new ArrayList<>();
+        for (io.infx.report.ReportEval e : report.evals()) {
+          if (e.workload().equals(p.workload()) && e.config().equals(p.config()) && e.conc() == p.conc()) {
+            scores.add(e.task() + " " + score(e));
+          }
+        }
+        h.append("<td class=\"text\">").append(scores.isEmpty() ? "–" : esc(String.join(", ", scores))).append("</td>");
+      }
       h.append("</tr>\n");
     }
     h.append("</tbody>\n</table>\n</section>\n");
+  }
+
+  /** Every eval score with the throughput of the configuration it guards (eval-only points too). */
+  private static void evals(StringBuilder h, BenchmarkReport report) {
+    if (report.evals().isEmpty()) {
+      return;
+    }
+    h.append("<section id=\"evals\">\n<h2>Evals</h2>\n<p>Accuracy of each evaluated configuration "
+        + "(lm-eval, as a percentage with its standard error) next to the throughput it guards: a speed-up "
+        + "that breaks answers shows here.</p>\n<table class=\"results\">\n<thead><tr>"
+        + "<th class=\"text\">Workload</th><th class=\"text\">Configuration</th><th>Conc</th>"
+        + "<th class=\"text\">Task</th><th>Score</th><th>Tput/GPU<br>tok/s</th><th class=\"text\">Source</th>"
+        + "</tr></thead>\n<tbody>\n");
+    for (io.infx.report.ReportEval e : report.evals()) {
+      h.append("<tr><td class=\"text\">").append(esc(e.workload())).append("</td><td class=\"text\">")
+          .append(esc(e.config())).append("</td><td>").append(e.conc()).append("</td><td class=\"text\">")
+          .append(esc(e.task())).append("</td><td>").append(esc(score(e))).append("</td>")
+          .append(cell(e.tputPerGpu(), 1)).append("<td class=\"text\">").append(esc(e.source()))
+          .append("</td></tr>\n");
+    }
+    h.append("</tbody>\n</table>\n</section>\n");
+  }
+
+  /** {@code 95.15% ±0.59%} (the collector's table form), {@code –} when there is no score. */
+  private static String score(io.infx.report.ReportEval e) {
+    if (e.score().isEmpty()) {
+      return "–";
+    }
+    String s = String.format(Locale.ROOT, "%.2f%%", e.score().getAsDouble() * 100);
+    return e.scoreSe().isPresent() ? s + String.format(Locale.ROOT, " ±%.2f%%", e.scoreSe().getAsDouble() * 100) : s;
   }
 
   private static void problems(StringBuilder h, List<ReportProblem> problems) {

@@ -131,6 +131,16 @@ public final class RowReader {
     return v.asDouble();
   }
 
+  /** {@link #workload} for other report parts (eval rows use the labels of the point they guard). */
+  public static String workloadLabel(JsonNode row) {
+    return workload(row);
+  }
+
+  /** {@link #configLabel} for other report parts. */
+  public static String configurationLabel(JsonNode row) {
+    return configLabel(row);
+  }
+
   /** E.g. {@code dsr1 · 1k/1k}, {@code gptoss · 1024/8192}, {@code dsr1 · AgentX}. */
   static String workload(JsonNode row) {
     String prefix = text(row, "infmax_model_prefix", text(row, "model", "model"));

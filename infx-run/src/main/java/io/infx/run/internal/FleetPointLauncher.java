@@ -16,9 +16,10 @@ import io.infx.run.PointResult;
 import io.infx.run.RunOptions;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
+import io.infx.core.InfxException;
+import java.util.List;
 import io.infx.fleet.recipe.RecipeFile;
 import io.infx.fleet.recipe.RecipeLaunch;
 
@@ -65,6 +66,18 @@ public final class FleetPointLauncher implements PointLauncher {
     return catalog;
   }
 
+  /** The gate's thresholds file: {@link RunOptions#evalThresholds()}, else InferenceX's, in the run directory. */
+  private synchronized Path thresholds() {
+    if (options.evalThresholds().isPresent()) {
+      return options.evalThresholds().get();
+    }
+    Path f = options.out().resolve(EvalGate.THRESHOLDS_FILE);
+    if (!java.nio.file.Files.isRegularFile(f)) {
+      io.infx.core.io.AtomicFiles.writeString(f, io.infx.results.evals.EvalThresholds.referenceText());
+    }
+    return f;
+  }
+
   private synchronized RunnerInventory inventory() {
     if (inventory == null) {
       inventory = inventorySource.get();
@@ -105,6 +118,7 @@ public final class FleetPointLauncher implements PointLauncher {
         .client(client
             .numPrompts(options.promptsPerConc() * conc)
             .numWarmups(options.warmupsPerConc() * conc)
+            .eval(options.eval())
             .build())
         .readinessTimeout(readiness)
         .timeLimit(options.pointTimeout())
@@ -115,11 +129,33 @@ public final class FleetPointLauncher implements PointLauncher {
       throw new IllegalStateException("fleet named the point " + r.resultFilename() + ", the plan "
           + point.resultFilename());
     }
-    if (r.exitCode() == 0 && r.aggregateFile().isPresent()) {
-      return PointResult.succeeded(r.aggregateFile().get());
-    }
     String why = r.error().map(f -> f.stage() + ": " + f.message())
         .orElse("job ended " + r.status().state() + " (exit " + r.exitCode() + ")");
-    return PointResult.failed(why);
+    boolean evalOnly = point.row().evalOnly();
+    boolean evalPoint = evalOnly || "true".equals(point.env().get("RUN_EVAL").orElse("false"));
+    if (!evalPoint) {
+      return r.exitCode() == 0 && r.aggregateFile().isPresent()
+          ? PointResult.succeeded(r.aggregateFile().get()) : PointResult.failed(why);
+    }
+    if (!java.nio.file.Files.isRegularFile(workDir.resolve("meta_env.json"))) {
+      return PointResult.failed(why); // the eval never ran (server or load generator failed first)
+    }
+    Optional<PointResult.Eval> eval;
+    try {
+      eval = Optional.of(EvalGate.validate(point, workDir, thresholds(), log));
+    } catch (InfxException e) {
+      return PointResult.failed("eval score gate: " + e.getMessage());
+    }
+    if (r.exitCode() != 0) {
+      return PointResult.failed(why, eval.get());
+    }
+    if (!eval.get().gate().passed()) {
+      return PointResult.failed("eval score gate failed: " + EvalGate.describe(eval.get().gate()), eval.get());
+    }
+    if (evalOnly) {
+      return PointResult.evalOnly(eval.get());
+    }
+    return r.aggregateFile().isPresent() ? PointResult.succeeded(r.aggregateFile().get(), eval.get())
+        : PointResult.failed(why, eval.get());
   }
 }

@@ -4,10 +4,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import static io.infx.core.launch.LaunchVariable.*;
+
 import io.infx.core.InfxException;
+import io.infx.core.launch.LaunchVariable;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -35,9 +37,9 @@ public final class RunIdentity {
    * @throws InfxException kind {@code agentic-aggregate} with the reference's message
    */
   public Head head() {
-    String kvOffloading = required("KV_OFFLOADING");
-    String backend = env.getOrDefault("KV_OFFLOAD_BACKEND", "");
-    ObjectNode backendMetadata = componentMetadata("KV_OFFLOAD_BACKEND_METADATA", true);
+    String kvOffloading = required(KV_OFFLOADING.name());
+    String backend = env.getOrDefault(KV_OFFLOAD_BACKEND.name(), "");
+    ObjectNode backendMetadata = componentMetadata(KV_OFFLOAD_BACKEND_METADATA.name(), true);
     if (kvOffloading.equals("none")) {
       if (!backend.isEmpty() || backendMetadata != null) {
         throw fail("KV_OFFLOAD_BACKEND must be empty when KV_OFFLOADING=none");
@@ -52,15 +54,15 @@ public final class RunIdentity {
     }
 
     ObjectNode shape = F.objectNode();
-    boolean multinode = bool("IS_MULTINODE");
-    int tp = integer("TP", 1);
-    int ep = integer("EP_SIZE", 1);
-    String dpAttention = env.getOrDefault("DP_ATTENTION", "false");
+    boolean multinode = bool(IS_MULTINODE.name());
+    int tp = integer(TP.name(), 1);
+    int ep = integer(EP_SIZE.name(), 1);
+    String dpAttention = env.getOrDefault(DP_ATTENTION.name(), "false");
     int numGpus;
     if (!multinode) {
-      int pp = integer("PP_SIZE", 1);
-      int dcp = integer("DCP_SIZE", 1);
-      int pcp = integer("PCP_SIZE", 1);
+      int pp = integer(PP_SIZE.name(), 1);
+      int dcp = integer(DCP_SIZE.name(), 1);
+      int pcp = integer(PCP_SIZE.name(), 1);
       if (pp <= 0 || dcp <= 0 || pcp <= 0) {
         throw fail("PP_SIZE, DCP_SIZE, and PCP_SIZE must be positive integers.");
       }
@@ -69,25 +71,25 @@ public final class RunIdentity {
       shape.put("pcp_size", pcp);
       numGpus = tp * pp * pcp;
     } else {
-      int pWorkers = integer("PREFILL_NUM_WORKERS", 0);
-      int pTp = integer("PREFILL_TP", 0);
-      int pPp = integer("PREFILL_PP_SIZE", 1);
-      int pDcp = integer("PREFILL_DCP_SIZE", 1);
-      int pPcp = integer("PREFILL_PCP_SIZE", 1);
-      int pEp = integer("PREFILL_EP", 1);
-      String pDpa = env.getOrDefault("PREFILL_DP_ATTN", "false");
-      int dWorkers = integer("DECODE_NUM_WORKERS", 0);
-      int dTp = integer("DECODE_TP", 0);
-      int dPp = integer("DECODE_PP_SIZE", 1);
-      int dDcp = integer("DECODE_DCP_SIZE", 1);
-      int dPcp = integer("DECODE_PCP_SIZE", 1);
-      int dEp = integer("DECODE_EP", 1);
-      String dDpa = env.getOrDefault("DECODE_DP_ATTN", "false");
+      int pWorkers = integer(PREFILL_NUM_WORKERS.name(), 0);
+      int pTp = integer(PREFILL_TP.name(), 0);
+      int pPp = integer(PREFILL_PP_SIZE.name(), 1);
+      int pDcp = integer(PREFILL_DCP_SIZE.name(), 1);
+      int pPcp = integer(PREFILL_PCP_SIZE.name(), 1);
+      int pEp = integer(PREFILL_EP.name(), 1);
+      String pDpa = env.getOrDefault(PREFILL_DP_ATTN.name(), "false");
+      int dWorkers = integer(DECODE_NUM_WORKERS.name(), 0);
+      int dTp = integer(DECODE_TP.name(), 0);
+      int dPp = integer(DECODE_PP_SIZE.name(), 1);
+      int dDcp = integer(DECODE_DCP_SIZE.name(), 1);
+      int dPcp = integer(DECODE_PCP_SIZE.name(), 1);
+      int dEp = integer(DECODE_EP.name(), 1);
+      String dDpa = env.getOrDefault(DECODE_DP_ATTN.name(), "false");
       if (pPp <= 0 || pDcp <= 0 || pPcp <= 0 || dPp <= 0 || dDcp <= 0 || dPcp <= 0) {
         throw fail("Multinode PP, DCP, and PCP sizes must be positive integers.");
       }
-      String pHw = env.getOrDefault("PREFILL_HARDWARE", "");
-      String dHw = env.getOrDefault("DECODE_HARDWARE", "");
+      String pHw = env.getOrDefault(PREFILL_HARDWARE.name(), "");
+      String dHw = env.getOrDefault(DECODE_HARDWARE.name(), "");
       if (pHw.isEmpty() != dHw.isEmpty()) {
         throw fail("PREFILL_HARDWARE and DECODE_HARDWARE must be specified together.");
       }
@@ -104,7 +106,7 @@ public final class RunIdentity {
       }
       tp = pTp + dTp;
       ep = Math.max(pEp, dEp);
-      dpAttention = bool("PREFILL_DP_ATTN") || bool("DECODE_DP_ATTN") ? "true" : "false";
+      dpAttention = bool(PREFILL_DP_ATTN.name()) || bool(DECODE_DP_ATTN.name()) ? "true" : "false";
       shape.put("prefill_num_workers", pWorkers);
       shape.put("prefill_tp", pTp);
       shape.put("prefill_pp", pPp);
@@ -128,16 +130,16 @@ public final class RunIdentity {
     }
 
     ObjectNode o = F.objectNode();
-    o.put("hw", env.getOrDefault("RUNNER_TYPE", ""));
-    o.put("conc", strictInteger("CONC", env.getOrDefault("CONC", "0")));
-    o.put("image", env.getOrDefault("IMAGE", ""));
-    o.put("recipe_fingerprint", env.getOrDefault("RECIPE_FINGERPRINT", ""));
-    o.put("model", env.getOrDefault("MODEL", ""));
-    o.put("infmax_model_prefix", env.getOrDefault("MODEL_PREFIX", ""));
+    o.put("hw", env.getOrDefault(RUNNER_TYPE.name(), ""));
+    o.put("conc", strictInteger(CONC.name(), env.getOrDefault(CONC.name(), "0")));
+    o.put("image", env.getOrDefault(IMAGE.name(), ""));
+    o.put("recipe_fingerprint", env.getOrDefault(RECIPE_FINGERPRINT.name(), ""));
+    o.put("model", env.getOrDefault(MODEL.name(), ""));
+    o.put("infmax_model_prefix", env.getOrDefault(MODEL_PREFIX.name(), ""));
     o.put("framework", framework());
-    o.put("precision", env.getOrDefault("PRECISION", ""));
-    o.put("spec_decoding", env.getOrDefault("SPEC_DECODING", "none"));
-    o.put("disagg", bool("DISAGG"));
+    o.put("precision", env.getOrDefault(PRECISION.name(), ""));
+    o.put("spec_decoding", env.getOrDefault(SPEC_DECODING.name(), "none"));
+    o.put("disagg", bool(DISAGG.name()));
     o.put("scenario_type", "agentic-coding");
     o.put("is_multinode", multinode);
     o.put("tp", tp);
@@ -145,14 +147,14 @@ public final class RunIdentity {
     o.put("dp_attention", dpAttention);
     o.put("kv_offloading", kvOffloading);
     o.set("kv_offload_backend", backendMetadata == null ? F.nullNode() : backendMetadata);
-    o.put("allocated_cpu_dram_gb", integer("TOTAL_CPU_DRAM_GB", 0));
+    o.put("allocated_cpu_dram_gb", integer(TOTAL_CPU_DRAM_GB.name(), 0));
     return new Head(o, shape, numGpus);
   }
 
   /** Fields after the GPU shape: {@code router} and {@code kv_p2p_transfer} when set. */
   public ObjectNode tail() {
     ObjectNode o = F.objectNode();
-    ObjectNode router = componentMetadata("ROUTER_METADATA", false);
+    ObjectNode router = componentMetadata(ROUTER_METADATA.name(), false);
     if (router != null) {
       o.set("router", router);
     }
@@ -164,7 +166,7 @@ public final class RunIdentity {
   }
 
   public String framework() {
-    return env.getOrDefault("FRAMEWORK", "");
+    return env.getOrDefault(FRAMEWORK.name(), "");
   }
 
   private String required(String name) {
@@ -176,11 +178,7 @@ public final class RunIdentity {
   }
 
   private boolean bool(String name) {
-    String v = env.get(name);
-    if (v == null || v.isEmpty()) {
-      return false;
-    }
-    return Set.of("1", "true", "yes", "on").contains(v.toLowerCase(Locale.ROOT));
+    return LaunchVariable.isFlagOn(env.get(name));
   }
 
   private int integer(String name, int dflt) {
@@ -192,12 +190,9 @@ public final class RunIdentity {
   }
 
   private static int strictInteger(String name, String v) {
-    String s = v.strip().replace("_", "");
-    try {
-      return Integer.parseInt(s.startsWith("+") ? s.substring(1) : s);
-    } catch (NumberFormatException e) {
-      throw fail(name + " must be an integer, got '" + v + "'");
-    }
+    // Python int(): underscores only between digits (1_000 yes, 1__2 no)
+    return LaunchVariable.parseInt(v).value()
+        .orElseThrow(() -> fail(name + " must be an integer, got '" + v + "'"));
   }
 
   /**

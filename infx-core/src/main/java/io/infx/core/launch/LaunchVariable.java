@@ -1,0 +1,166 @@
+package io.infx.core.launch;
+
+import io.infx.core.python.PythonNumbers;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The catalogue of launch variables: the environment a benchmark point is launched with (the
+ * reference's workflow templates and launch scripts), which the fleet projects from a matrix row
+ * and the result stages read back (the normalizer's {@code process_result.py} variables, the
+ * AgentX aggregate's identity). Each constant's name is the variable's name; it declares its
+ * type, the matrix-row field it is projected from (a JSON pointer into the generator's row, empty
+ * for values the launch step adds), the launcher's default when the row leaves the field out,
+ * and whether the value is a secret.
+ *
+ * <p>The parse rules live here once: {@link #parseInt} is Python's {@code int()} (so
+ * {@code 1__2}, {@code _1} and {@code 1_} are refused), {@link #isTrue} is the normalizer's
+ * {@code value.lower() == "true"}, {@link #isFlagOn} the AgentX aggregate's
+ * {@code 1/true/yes/on}. Readers take defaults of their own where the reference does
+ * (see each reader).
+ */
+public enum LaunchVariable {
+  EXP_NAME(Type.TEXT, "/exp-name", null),
+  RECIPE_FINGERPRINT(Type.TEXT, "/recipe-fingerprint", ""),
+  RUNNER_TYPE(Type.TEXT, "", null),
+  RUNNER_NAME(Type.TEXT, "", null),
+  RESULT_FILENAME(Type.TEXT, "", null),
+  IMAGE(Type.TEXT, "/image", null),
+  MODEL(Type.TEXT, "/model", null),
+  MODEL_PREFIX(Type.TEXT, "/model-prefix", null),
+  FRAMEWORK(Type.TEXT, "/framework", null),
+  PRECISION(Type.TEXT, "/precision", null),
+  SPEC_DECODING(Type.TEXT, "/spec-decoding", null),
+  DISAGG(Type.BOOL, "/disagg", null),
+  ISL(Type.INT, "/isl", null),
+  OSL(Type.INT, "/osl", null),
+  MAX_MODEL_LEN(Type.INT, "/max-model-len", null),
+  CONC(Type.INT, "/conc", null),
+  CONC_LIST(Type.INT_LIST, "/conc", null),
+  ROUTER_METADATA(Type.JSON, "/router", ""),
+  KV_P2P_TRANSFER(Type.TEXT, "/kv-p2p-transfer", ""),
+  IS_MULTINODE(Type.BOOL, "", "false"),
+  GPU_COUNT(Type.INT, "", null),
+  TP(Type.INT, "/tp", null),
+  PP_SIZE(Type.INT, "/pp", "1"),
+  DCP_SIZE(Type.INT, "/dcp-size", "1"),
+  PCP_SIZE(Type.INT, "/pcp-size", "1"),
+  EP_SIZE(Type.INT, "/ep", null),
+  DP_ATTENTION(Type.BOOL, "/dp-attn", null),
+  PREFILL_HARDWARE(Type.TEXT, "/prefill/hardware", ""),
+  PREFILL_NUM_WORKERS(Type.INT, "/prefill/num-worker", null),
+  PREFILL_TP(Type.INT, "/prefill/tp", null),
+  PREFILL_PP_SIZE(Type.INT, "/prefill/pp", "1"),
+  PREFILL_DCP_SIZE(Type.INT, "/prefill/dcp-size", "1"),
+  PREFILL_PCP_SIZE(Type.INT, "/prefill/pcp-size", "1"),
+  PREFILL_EP(Type.INT, "/prefill/ep", null),
+  PREFILL_DP_ATTN(Type.BOOL, "/prefill/dp-attn", null),
+  PREFILL_GPUS(Type.INT, "", null),
+  DECODE_HARDWARE(Type.TEXT, "/decode/hardware", ""),
+  DECODE_NUM_WORKERS(Type.INT, "/decode/num-worker", null),
+  DECODE_TP(Type.INT, "/decode/tp", null),
+  DECODE_PP_SIZE(Type.INT, "/decode/pp", "1"),
+  DECODE_DCP_SIZE(Type.INT, "/decode/dcp-size", "1"),
+  DECODE_PCP_SIZE(Type.INT, "/decode/pcp-size", "1"),
+  DECODE_EP(Type.INT, "/decode/ep", null),
+  DECODE_DP_ATTN(Type.BOOL, "/decode/dp-attn", null),
+  DECODE_GPUS(Type.INT, "", null),
+  AGGREGATE_GPUS(Type.INT, "", "0"),
+  KV_OFFLOADING(Type.TEXT, "/kv-offloading", ""),
+  KV_OFFLOAD_BACKEND(Type.TEXT, "/kv-offload-backend/name", ""),
+  KV_OFFLOAD_BACKEND_METADATA(Type.JSON, "/kv-offload-backend", ""),
+  TOTAL_CPU_DRAM_GB(Type.INT, "/total-cpu-dram-gb", "0"),
+  REQUIRE_POWER(Type.FLAG, "/require-power", "0"),
+  HF_TOKEN(Type.TEXT, "", null, true);
+
+  /** How a value is written and read. */
+  public enum Type {
+    /** Free text. */
+    TEXT,
+    /** A base-10 integer, read with {@link LaunchVariable#parseInt}. */
+    INT,
+    /** Space-separated integers. */
+    INT_LIST,
+    /** {@code true}/{@code false}, read with {@link LaunchVariable#isTrue}. */
+    BOOL,
+    /** An on/off switch, read with {@link LaunchVariable#isFlagOn}. */
+    FLAG,
+    /** A JSON document ({@code ""} when absent). */
+    JSON
+  }
+
+  private final Type type;
+  private final String rowField;
+  private final String launcherDefault;
+  private final boolean secret;
+
+  LaunchVariable(Type type, String rowField, String launcherDefault) {
+    this(type, rowField, launcherDefault, false);
+  }
+
+  LaunchVariable(Type type, String rowField, String launcherDefault, boolean secret) {
+    this.type = type;
+    this.rowField = rowField;
+    this.launcherDefault = launcherDefault;
+    this.secret = secret;
+  }
+
+  public Type type() {
+    return type;
+  }
+
+  /** JSON pointer of the matrix-row field projected into this variable; empty if none. */
+  public Optional<String> rowField() {
+    return rowField.isEmpty() ? Optional.empty() : Optional.of(rowField);
+  }
+
+  /** The value the launcher sets when the row leaves the field out; empty when it is required. */
+  public Optional<String> launcherDefault() {
+    return Optional.ofNullable(launcherDefault);
+  }
+
+  /** Whether the value must never reach a file or a log. */
+  public boolean secret() {
+    return secret;
+  }
+
+  /** The role-prefixed variables of a multi-node worker side, {@code "PREFILL"} or {@code "DECODE"}. */
+  public static List<LaunchVariable> role(String side) {
+    boolean prefill = side.equals("PREFILL");
+    return prefill
+        ? List.of(PREFILL_NUM_WORKERS, PREFILL_TP, PREFILL_PP_SIZE, PREFILL_DCP_SIZE,
+            PREFILL_PCP_SIZE, PREFILL_EP, PREFILL_DP_ATTN)
+        : List.of(DECODE_NUM_WORKERS, DECODE_TP, DECODE_PP_SIZE, DECODE_DCP_SIZE,
+            DECODE_PCP_SIZE, DECODE_EP, DECODE_DP_ATTN);
+  }
+
+  /** The names of {@code variables}, in order. */
+  public static List<String> names(LaunchVariable... variables) {
+    return java.util.Arrays.stream(variables).map(Enum::name).toList();
+  }
+
+  /**
+   * The one integer rule: Python's {@code int(value)} in base 10 (surrounding whitespace, a sign,
+   * single underscores between digits; {@code 1__2} is refused).
+   */
+  public static PythonNumbers.Conversion<Integer> parseInt(String value) {
+    return PythonNumbers.parseInt(value);
+  }
+
+  /** The normalizer's boolean rule: {@code value.lower() == "true"}; {@code null} is false. */
+  public static boolean isTrue(String value) {
+    return value != null && value.toLowerCase(Locale.ROOT).equals("true");
+  }
+
+  private static final Set<String> FLAG_ON = Set.of("1", "true", "yes", "on");
+
+  /**
+   * The AgentX aggregate's switch rule: {@code 1}, {@code true}, {@code yes} or {@code on} in any
+   * case (spec agentx §4.2); {@code null} and {@code ""} are off.
+   */
+  public static boolean isFlagOn(String value) {
+    return value != null && FLAG_ON.contains(value.toLowerCase(Locale.ROOT));
+  }
+}

@@ -1,0 +1,236 @@
+package io.infx.results.evals;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.infx.core.InfxException;
+import io.infx.core.ValidationException;
+import io.infx.core.Violation;
+import io.infx.core.python.PythonJsonDecoder;
+import io.infx.core.tree.ListNode;
+import io.infx.core.tree.MapNode;
+import io.infx.core.tree.Node;
+import io.infx.core.tree.ScalarNode;
+import io.infx.core.tree.Trees;
+import io.infx.results.evals.internal.PyValues;
+import io.infx.core.python.PythonNumbers;
+import io.infx.core.python.PythonRepr;
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/**
+ * Minimum eval scores per task, with optional per-model overrides — the reference's
+ * {@code utils/evals/thresholds.yaml}:
+ *
+ * <pre>
+ * default:            # task → minimum score (fraction)
+ *   gsm8k: 0.9
+ * models:             # model prefix → task → minimum score
+ *   dsr1: {gsm8k: 0.91}
+ * </pre>
+ *
+ * A mapping with neither {@code default} nor {@code models} is the legacy flat form (the whole
+ * mapping is the default). A task's threshold resolves most specific first:
+ * {@code models.<prefix>.<task>} → {@code default.<task>} → the caller's fallback
+ * ({@code --min-score}).
+ */
+public final class EvalThresholds {
+
+  private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
+  /** Raw {@code default} and {@code models} values (a present-but-null entry stays null, as in Python). */
+  private final JsonNode defaults;
+  private final JsonNode models;
+
+  private EvalThresholds(JsonNode defaults, JsonNode models) {
+    this.defaults = defaults;
+    this.models = models;
+  }
+
+  /**
+   * A resolved threshold: the value as configured (a YAML/JSON number, or the float of
+   * {@code --min-score}) and where it came from: {@code models.<prefix>}, {@code default} or
+   * {@code min-score}.
+   */
+  public record Threshold(JsonNode value, String source) {
+    public Threshold {
+      Objects.requireNonNull(value, "value");
+      Objects.requireNonNull(source, "source");
+    }
+
+    /** The {@code --min-score} fallback (a Python float). */
+    public static Threshold minScore(double value) {
+      return new Threshold(NODES.numberNode(value), "min-score");
+    }
+
+    /** The value as Python's {@code str()} prints it: {@code 0.9}, {@code 1} (int), {@code 1.0}. */
+    public String display() {
+      return PythonRepr.str(value);
+    }
+
+    /** The value as a number, or empty when the configuration holds something else. */
+    public java.util.OptionalDouble numeric() {
+      return PyValues.isNumber(value) ? java.util.OptionalDouble.of(PyValues.toDouble(value))
+          : java.util.OptionalDouble.empty();
+    }
+  }
+
+  /** Why a thresholds file could not be used; {@link #getMessage()} is the reference's text. */
+  public static final class LoadException extends InfxException {
+    private static final long serialVersionUID = 1L;
+
+    LoadException(String message) {
+      super("thresholds", message);
+    }
+  }
+
+  /**
+   * The text of InferenceX's {@code utils/evals/thresholds.yaml} (snapshot of August 2026, the
+   * one the conformance corpus uses): gsm8k 0.90, gpqa_diamond_cot_n_shot 0.30, swebench_lite
+   * 0.50 by default, per-model gsm8k overrides (dsr1 0.91, glm5 0.94, …).
+   */
+  public static String referenceText() {
+    try (var in = EvalThresholds.class.getResourceAsStream("thresholds.yaml")) {
+      if (in == null) {
+        throw new IllegalStateException("thresholds.yaml missing from the infx-results jar");
+      }
+      return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  /** No thresholds: every task falls back to the caller's minimum. */
+  public static EvalThresholds none() {
+    return new EvalThresholds(NODES.objectNode(), NODES.objectNode());
+  }
+
+  /** Thresholds from values: task → minimum, and model prefix → task → minimum. */
+  public static EvalThresholds of(Map<String, Double> defaults, Map<String, Map<String, Double>> perModel) {
+    ObjectNode d = NODES.objectNode();
+    defaults.forEach(d::put);
+    ObjectNode m = NODES.objectNode();
+    perModel.forEach((prefix, tasks) -> {
+      ObjectNode t = m.putObject(prefix);
+      tasks.forEach(t::put);
+    });
+    return new EvalThresholds(d, m);
+  }
+
+  /**
+   * Loads a YAML or JSON thresholds file (YAML 1.1 typing, as PyYAML's {@code safe_load}).
+   *
+   * @param file the file to read
+   * @param shownAs the path as the user gave it, for messages
+   * @throws LoadException with the reference's reason: the {@code OSError} text
+   *     ({@code [Errno 2] No such file or directory: '…'}), {@code invalid YAML: …}, or
+   *     {@code thresholds config must be a mapping}
+   */
+  public static EvalThresholds load(Path file, String shownAs) {
+    String text;
+    try {
+      if (Files.isDirectory(file)) {
+        throw new IOException("Is a directory");
+      }
+      text = PythonJsonDecoder.readText(file);
+    } catch (IOException e) {
+      throw new LoadException(PyValues.osError(e, shownAs));
+    } catch (PythonJsonDecoder.EncodingError e) {
+      throw new LoadException(e.getMessage());
+    }
+    Node root;
+    try {
+      root = Trees.parseYaml(shownAs, text);
+    } catch (ValidationException e) {
+      throw new LoadException("invalid YAML: " + e.violations().stream()
+          .map(Violation::render).collect(Collectors.joining("; ")));
+    } catch (InfxException e) {
+      throw new LoadException("invalid YAML: " + e.getMessage());
+    }
+    if (!(root instanceof MapNode map)) {
+      throw new LoadException("thresholds config must be a mapping");
+    }
+    ObjectNode cfg = (ObjectNode) toJson(map);
+    if (!cfg.has("default") && !cfg.has("models")) {
+      return new EvalThresholds(cfg, NODES.objectNode());
+    }
+    return new EvalThresholds(cfg.has("default") ? cfg.get("default") : NODES.objectNode(),
+        cfg.has("models") ? cfg.get("models") : NODES.objectNode());
+  }
+
+  /**
+   * Whether {@code prefix} has a {@code models} entry.
+   *
+   * @throws EvalInputException when {@code models} is not a mapping (the reference crashes)
+   */
+  public boolean hasModel(String prefix) {
+    return contains(models, prefix, "models");
+  }
+
+  /**
+   * The threshold for {@code task}: {@code models.<prefix>.<task>}, else {@code default.<task>},
+   * else {@code fallback}.
+   *
+   * @throws EvalInputException when {@code default}, {@code models} or a model entry is not a
+   *     mapping (the reference crashes with a {@code TypeError}/{@code AttributeError})
+   */
+  public Threshold resolve(Optional<String> prefix, String task, Threshold fallback) {
+    if (prefix.isPresent() && !prefix.get().isEmpty()) {
+      if (!models.isObject()) {
+        throw new EvalInputException("AttributeError", "'" + PythonNumbers.typeName(models)
+            + "' object has no attribute 'get'", "thresholds: \"models\" must be a mapping, got "
+            + PythonRepr.repr(models));
+      }
+      JsonNode entry = models.has(prefix.get()) ? models.get(prefix.get()) : NODES.objectNode();
+      if (contains(entry, task, "models." + prefix.get())) {
+        return new Threshold(entry.get(task), "models." + prefix.get());
+      }
+    }
+    if (contains(defaults, task, "default")) {
+      return new Threshold(defaults.get(task), "default");
+    }
+    return fallback;
+  }
+
+  private static boolean contains(JsonNode mapping, String key, String where) {
+    if (mapping.isObject()) {
+      return mapping.has(key);
+    }
+    throw new EvalInputException("TypeError", "argument of type '" + PythonNumbers.typeName(mapping)
+        + "' is not iterable", "thresholds: \"" + where + "\" must be a mapping, got "
+        + PythonRepr.repr(mapping));
+  }
+
+  private static JsonNode toJson(Node node) {
+    if (node instanceof MapNode m) {
+      ObjectNode o = NODES.objectNode();
+      for (MapNode.Entry e : m.entries()) {
+        o.set(e.key(), toJson(e.value()));
+      }
+      return o;
+    }
+    if (node instanceof ListNode l) {
+      var a = NODES.arrayNode();
+      for (Node item : l.items()) {
+        a.add(toJson(item));
+      }
+      return a;
+    }
+    ScalarNode s = (ScalarNode) node;
+    Object v = s.value();
+    return switch (s.kind()) {
+      case NULL -> NODES.nullNode();
+      case BOOLEAN -> NODES.booleanNode((Boolean) v);
+      case INTEGER -> NODES.numberNode((BigInteger) v);
+      case FLOAT -> NODES.numberNode(v instanceof BigDecimal bd ? bd.doubleValue() : ((Number) v).doubleValue());
+      default -> NODES.textNode(String.valueOf(v));
+    };
+  }
+}
