@@ -215,8 +215,9 @@ public final class BenchDriver {
         .image(Optional.ofNullable(env.get("IMAGE")).filter(s -> !s.isBlank()))
         .gpus(parseOr(env.get("GPU_COUNT"), 0))
         .build();
-    JobHandle h = backend.start(spec);
-    life.onClose("stop server", () -> backend.cancel(h, c.stopTimeout()));
+    // started and registered as one step: a SIGTERM right after the start still stops the server
+    JobHandle h = life.startOwned("stop server", () -> backend.start(spec),
+        started -> () -> backend.cancel(started, c.stopTimeout()));
     // Stream server.log while we wait and while the client runs.
     Thread follower = new Thread(() -> backend.await(h, Duration.ofDays(365), (src, line) -> log.line("server", line)),
         "infx-server-log");

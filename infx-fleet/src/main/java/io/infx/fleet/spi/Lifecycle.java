@@ -3,6 +3,8 @@ package io.infx.fleet.spi;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * Cleanups of one launch, run last-in-first-out on every exit path, and the launch's exit code
@@ -46,6 +48,27 @@ public final class Lifecycle implements AutoCloseable {
     cleanups.push(new Cleanup(name, action));
   }
 
+  /**
+   * Starts a resource and registers its cleanup as one step that {@link #close} cannot split: a
+   * signal that arrives while {@code start} runs waits for the registration, so whatever was started
+   * is also stopped (a server started a moment before SIGTERM is never left running).
+   *
+   * @param name the cleanup's name in the job events ({@code cleanup:<name>})
+   * @param start starts the resource and returns its handle
+   * @param stop the cleanup for that handle
+   * @return the handle {@code start} returned
+   * @throws IllegalStateException when the lifecycle is already closing (nothing is started)
+   */
+  public synchronized <H> H startOwned(String name, Supplier<H> start,
+      Function<H, JobEvents.CheckedRunnable> stop) {
+    if (closing.get()) {
+      throw new IllegalStateException("lifecycle is closing; not starting '" + name + "'");
+    }
+    H handle = start.get();
+    cleanups.push(new Cleanup(name, stop.apply(handle)));
+    return handle;
+  }
+
   /** Records an exit code; only the first non-zero one is kept. */
   public synchronized void record(int rc) {
     if (exitCode == 0 && rc != 0) {
@@ -65,8 +88,10 @@ public final class Lifecycle implements AutoCloseable {
   /** Runs the cleanups (LIFO) once; later calls do nothing. */
   @Override
   public void close() {
-    if (!closing.compareAndSet(false, true)) {
-      return;
+    synchronized (this) { // under the lock: never between a startOwned start and its registration
+      if (!closing.compareAndSet(false, true)) {
+        return;
+      }
     }
     while (true) {
       Cleanup c;

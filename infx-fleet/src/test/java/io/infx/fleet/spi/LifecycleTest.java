@@ -1,9 +1,13 @@
 package io.infx.fleet.spi;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
 class LifecycleTest {
@@ -91,5 +95,45 @@ class LifecycleTest {
     assertThat(json.get("error").get("type").asText()).isEqualTo("scheduler");
     assertThat(json.get("error").get("retriable").asBoolean()).isTrue();
     assertThat(json.get("outcome").asText()).isEqualTo("failed");
+  }
+
+  @Test
+  void aCloseDuringAStartWaitsForTheRegistrationSoTheStartedResourceIsStopped() throws Exception {
+    // the SIGTERM-right-after-start race: close() must not run between start and registration
+    Lifecycle life = new Lifecycle();
+    CountDownLatch starting = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    List<String> stopped = new ArrayList<>();
+    Thread launcher = new Thread(() -> life.startOwned("stop server", () -> {
+      starting.countDown();
+      try {
+        release.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      return "server-1";
+    }, h -> () -> stopped.add(h)));
+    launcher.start();
+    assertThat(starting.await(30, TimeUnit.SECONDS)).isTrue();
+    Thread closer = new Thread(life::close);
+    closer.start();
+    closer.join(200);
+    assertThat(closer.isAlive()).as("close waits while the server is being started").isTrue();
+    release.countDown();
+    closer.join(TimeUnit.SECONDS.toMillis(30));
+    launcher.join(TimeUnit.SECONDS.toMillis(30));
+    assertThat(stopped).containsExactly("server-1");
+  }
+
+  @Test
+  void nothingStartsOnceClosing() {
+    Lifecycle life = new Lifecycle();
+    life.close();
+    AtomicBoolean started = new AtomicBoolean();
+    assertThatThrownBy(() -> life.startOwned("stop server", () -> {
+      started.set(true);
+      return "x";
+    }, h -> () -> { })).isInstanceOf(IllegalStateException.class).hasMessageContaining("closing");
+    assertThat(started).isFalse();
   }
 }
