@@ -119,6 +119,9 @@ public final class Main implements Runnable {
     // The eval commands take the reference scripts' arguments as they are (argparse rules, not
     // picocli's): option-looking arguments reach them as positional parameters.
     CommandLine results = cmd.getSubcommands().get("results");
+    if (results == null) {
+      return cmd; // a one-subcommand tree (commandLineFor) without the results group
+    }
     for (String name : new String[] {"collect-evals", "validate-evals"}) {
       results.getSubcommands().get(name).setUnmatchedOptionsArePositionalParams(true);
     }
