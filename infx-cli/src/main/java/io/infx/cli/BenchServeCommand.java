@@ -157,6 +157,11 @@ public final class BenchServeCommand implements Callable<Integer> {
   @Option(names = "--api-key", description = "Bearer token (default: $OPENAI_API_KEY). Never logged or saved.")
   String apiKey;
 
+  @Option(names = "--num-runs", paramLabel = "N", defaultValue = "1",
+      description = "Run the benchmark N times; each run's raw result is kept as NAME-run<k>.json and a table of "
+          + "mean, std dev, 95%% interval and CV of the headline metrics across runs follows (default: ${DEFAULT-VALUE}).")
+  int numRuns;
+
   @Option(names = "--http2", description = "HTTP/2 (h2c) instead of HTTP/1.1 keep-alive.") boolean http2;
 
   @Option(names = "--connection-reuse", defaultValue = "auto", description = "HTTP/1.1 keep-alive: auto (keep connections until the server is seen closing them, e.g. llama.cpp; then one per request), always, or never (one connection per request, as the Python client).")
@@ -241,12 +246,75 @@ public final class BenchServeCommand implements Callable<Integer> {
     if (ioThreads != null) {
       job.ioThreads(ioThreads);
     }
-    ServeJob.Outcome o = job.build().run(out, err);
-    o.rawFile().ifPresent(f -> err.println("infx: raw result written to " + f));
-    if (o.gateFailure().isPresent()) {
-      err.println(o.gateFailure().get());
+    if (numRuns < 1) {
+      throw new UsageException("--num-runs must be >= 1, got " + numRuns);
     }
-    return o.exitCode();
+    ServeJob built = job.build();
+    List<ServeJob.Outcome> runs = new ArrayList<>();
+    int exit = 0;
+    for (int k = 1; k <= numRuns; k++) {
+      if (numRuns > 1) {
+        err.println("infx: run " + k + "/" + numRuns);
+      }
+      ServeJob.Outcome o = built.run(out, err);
+      if (numRuns > 1 && o.rawFile().isPresent()) {
+        // every repetition is kept: <name>-run<k>.json beside where the single run would be
+        Path f = o.rawFile().get();
+        String name = f.getFileName().toString();
+        Path kept = f.resolveSibling(name.replaceFirst("\\.json$", "") + "-run" + k + ".json");
+        try {
+          java.nio.file.Files.move(f, kept, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        } catch (java.io.IOException e) {
+          throw new io.infx.core.InfxException("file", "cannot keep run " + k + " as " + kept + ": " + e.getMessage(), e);
+        }
+        err.println("infx: raw result of run " + k + " written to " + kept);
+      } else {
+        o.rawFile().ifPresent(f -> err.println("infx: raw result written to " + f));
+      }
+      if (o.gateFailure().isPresent()) {
+        err.println(o.gateFailure().get());
+      }
+      exit = Math.max(exit, o.exitCode());
+      runs.add(o);
+    }
+    if (numRuns > 1) {
+      out.print(repetitionTable(runs));
+      out.flush();
+    }
+    return exit;
+  }
+
+  /**
+   * Mean, sample standard deviation, 95 % Student-t interval and coefficient of variation of the
+   * headline metrics across the runs ({@code io.infx.results.RepeatStatistics}, the statistics of
+   * {@code infx run --repeat}).
+   */
+  static String repetitionTable(List<ServeJob.Outcome> runs) {
+    java.util.Map<String, java.util.function.ToDoubleFunction<io.infx.client.ServeMetrics>> headline =
+        new java.util.LinkedHashMap<>();
+    headline.put("Output token throughput (tok/s)", io.infx.client.ServeMetrics::outputThroughput);
+    headline.put("Total token throughput (tok/s)", io.infx.client.ServeMetrics::totalTokenThroughput);
+    headline.put("Median TTFT (ms)", m -> m.ttft().median() * 1000);
+    headline.put("P99 TTFT (ms)", m -> m.ttft().percentile(99) * 1000);
+    headline.put("Median TPOT (ms)", m -> m.tpot().median() * 1000);
+    headline.put("Median ITL (ms)", m -> m.itl().median() * 1000);
+    headline.put("Median E2EL (ms)", m -> m.e2el().median() * 1000);
+    StringBuilder sb = new StringBuilder();
+    sb.append(String.format(java.util.Locale.ROOT, "%n%s%n", "=".repeat(28) + " Repetitions (" + runs.size() + " runs) "
+        + "=".repeat(28)));
+    sb.append(String.format(java.util.Locale.ROOT, "%-34s %12s %10s %25s %7s%n", "metric", "mean", "std dev",
+        "95% interval of the mean", "CV"));
+    headline.forEach((name, f) -> {
+      List<Double> vs = new ArrayList<>();
+      for (ServeJob.Outcome o : runs) {
+        vs.add(f.applyAsDouble(o.metrics()));
+      }
+      io.infx.results.RepeatStatistics st = new io.infx.results.RepeatStatistics(vs, 0.95);
+      sb.append(String.format(java.util.Locale.ROOT, "%-34s %12.2f %10.2f %12.2f – %-10.2f %6.1f%%%n", name, st.mean(),
+          st.stdDev(), st.ciLow(), st.ciHigh(), st.cv() * 100));
+    });
+    sb.append("=".repeat(90)).append('\n');
+    return sb.toString();
   }
 
   private MetricOptions metricOptions() {

@@ -76,6 +76,25 @@ class BenchServeCommandTest {
   }
 
   @Test
+  void numRunsKeepsEveryRunAndPrintsTheirStatistics(@TempDir Path dir) throws Exception {
+    try (SimServer sim = SimServer.start(SimConfig.builder().build())) {
+      int rc = run("bench", "serve", "--backend", "vllm", "--base-url", sim.baseUri().toString(),
+          "--model", "m", "--tokenizer", "builtin", "--random-input-len", "16",
+          "--random-output-len", "4", "--num-prompts", "4", "--max-concurrency", "2", "--ignore-eos",
+          "--save-result", "--result-dir", dir.toString(), "--result-filename", "x.json",
+          "--disable-tqdm", "--num-runs", "3");
+      assertThat(rc).as(err.toString()).isZero();
+      for (int k = 1; k <= 3; k++) {
+        assertThat(dir.resolve("x-run" + k + ".json")).exists();
+      }
+      assertThat(dir.resolve("x.json")).doesNotExist();
+      assertThat(out.toString()).contains("Repetitions (3 runs)").contains("95% interval of the mean")
+          .contains("Median TPOT (ms)");
+    }
+    assertThat(run("bench", "serve", "--model", "m", "--num-runs", "0")).isEqualTo(2);
+  }
+
+  @Test
   void failureGateExitsOneAfterSaving(@TempDir Path dir) throws Exception {
     io.infx.client.sim.Faults f = io.infx.client.sim.Faults.always(
         io.infx.client.sim.Faults.Kind.HTTP_500);

@@ -78,5 +78,12 @@ class LocalSimulatorRunTest {
     assertThat(rows.get(0).get("conc").asInt()).isEqualTo(4);
     assertThat(out.collected().points()).hasSize(1);
     assertThat(out.collected().points().get(0).workload()).endsWith("AgentX");
+    // replayed on the simulator: marked like the fixed-sequence rows, in the row, the point
+    // artifact and the label the summary table and the HTML report print
+    assertThat(rows.get(0).get("simulated").asBoolean(false)).isTrue();
+    assertThat(rows.get(0).get("server_engine").asText()).isEqualTo("infx-sim");
+    assertThat(Json.mapper().readTree(out.layout().artifactAggregate(rf, true).toFile())
+        .path("simulated").asBoolean(false)).isTrue();
+    assertThat(out.collected().points().get(0).config()).startsWith("SIMULATED");
   }
 }

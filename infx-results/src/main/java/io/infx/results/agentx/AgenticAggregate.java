@@ -49,6 +49,30 @@ public final class AgenticAggregate {
     return v.isNumber() ? Optional.of(v.doubleValue()) : Optional.empty();
   }
 
+  /**
+   * This aggregate with what answered appended after every reference key: {@code server_engine},
+   * {@code server_version} and {@code simulated}, as fixed-sequence aggregate rows carry them (an
+   * aggregate from AIPerf exports has no provenance; a replay on the embedded simulator must say so
+   * wherever the row is read: summary table, HTML report, store).
+   */
+  public AgenticAggregate withServer(io.infx.core.provenance.ServerProvenance server) {
+    java.util.Objects.requireNonNull(server, "server");
+    ObjectNode copy = json.deepCopy();
+    copy.remove(java.util.List.of("server_engine", "server_version", "simulated"));
+    copy.put("server_engine", server.engine());
+    copy.put("server_version", server.version());
+    copy.put("simulated", server.simulated());
+    return new AgenticAggregate(copy);
+  }
+
+  /** What answered, when {@link #withServer} recorded it. */
+  public Optional<io.infx.core.provenance.ServerProvenance> server() {
+    JsonNode e = json.get("server_engine");
+    return e == null || !e.isTextual() ? Optional.empty()
+        : Optional.of(io.infx.core.provenance.ServerProvenance.of(e.textValue(),
+            json.path("server_version").asText(""), "agentic aggregate"));
+  }
+
   /** Pretty JSON text (two-space indentation), as written to the aggregate file. */
   public String toPrettyString() {
     try {

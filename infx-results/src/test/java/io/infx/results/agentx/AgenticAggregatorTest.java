@@ -176,4 +176,26 @@ class AgenticAggregatorTest {
     assertThatThrownBy(() -> AgenticAggregator.aggregate(dir, env))
         .hasMessageContaining("profile_export.jsonl:3:").hasMessageContaining("invalid JSON record");
   }
+
+  @Test
+  void provenanceIsAppendedAfterTheReferenceKeysAndMarksTheSimulator() throws Exception {
+    List<String> recs = List.of(record("t", 0, 9_500, 10_000, 100, 10, ""));
+    AgenticAggregate plain = AgenticAggregator.aggregate(results(recs, null, null), env);
+    assertThat(plain.toJson().has("simulated")).isFalse(); // AIPerf exports carry no provenance
+    assertThat(plain.server()).isEmpty();
+
+    AgenticAggregate sim = plain.withServer(io.infx.core.provenance.ServerProvenance.simulator("1.2"));
+    JsonNode j = sim.toJson();
+    List<String> keys = new java.util.ArrayList<>();
+    j.fieldNames().forEachRemaining(keys::add);
+    assertThat(keys.subList(keys.size() - 3, keys.size()))
+        .containsExactly("server_engine", "server_version", "simulated");
+    assertThat(j.get("simulated").booleanValue()).isTrue();
+    assertThat(j.get("server_engine").textValue()).isEqualTo("infx-sim");
+    assertThat(sim.server()).hasValueSatisfying(p -> assertThat(p.simulated()).isTrue());
+
+    JsonNode real = plain.withServer(io.infx.core.provenance.ServerProvenance.of("vllm", "0.11", "t")).toJson();
+    assertThat(real.get("simulated").booleanValue()).isFalse();
+    assertThat(plain.toJson().has("simulated")).as("withServer copies").isFalse();
+  }
 }

@@ -8,6 +8,7 @@ import io.infx.client.sim.SimConfig;
 import io.infx.client.sim.SimServer;
 import io.infx.client.tokenizer.BuiltinTokenizer;
 import io.infx.core.InfxException;
+import io.infx.core.provenance.ServerProvenance;
 import io.infx.results.agentx.AgenticAggregator;
 import io.infx.results.agentx.AgenticGate;
 import io.infx.run.PlannedPoint;
@@ -77,7 +78,9 @@ public final class AgenticSimulatorLauncher implements PointLauncher {
       return PointResult.failed(gate.message());
     }
     Path aggregate = workDir.resolve(point.resultFilename() + ".json");
-    AgenticAggregator.aggregate(results, env.values()).writeTo(aggregate);
+    // The replay ran on the simulator: the row says so, like a fixed-sequence row on it does.
+    AgenticAggregator.aggregate(results, env.values())
+        .withServer(ServerProvenance.simulator(SimServer.VERSION)).writeTo(aggregate);
     return PointResult.succeeded(aggregate);
   }
 }
