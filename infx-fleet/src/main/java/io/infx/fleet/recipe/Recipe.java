@@ -23,6 +23,9 @@ public abstract class Recipe {
 
   public abstract Optional<ClientSection> client();
 
+  /** The eval tool of eval points (run-eval / eval-only rows) this recipe serves. */
+  public abstract Optional<EvalSection> eval();
+
   /** This recipe laid over {@code base} (a preset): fields set here win. */
   Recipe over(Recipe base) {
     ImmutableRecipe.Builder b = ImmutableRecipe.builder().from(this).preset(Optional.empty());
@@ -31,6 +34,9 @@ public abstract class Recipe {
     }
     if (base.client().isPresent()) {
       b.client(client().map(c -> base.client().get().overriddenBy(c)).orElse(base.client().get()));
+    }
+    if (base.eval().isPresent()) {
+      b.eval(eval().map(e -> base.eval().get().overriddenBy(e)).orElse(base.eval().get()));
     }
     return b.build();
   }

@@ -247,6 +247,7 @@ public final class RecipeFile {
       var cs = ClientSettings.builder().backend(client.backend().orElse("vllm"))
           .useChatTemplate(client.useChatTemplate().orElse(false));
       client.endpoint().ifPresent(cs::endpoint);
+      r.eval().ifPresent(e -> cs.eval(e.toSettings()));
       client.tokenizer().ifPresent(t -> cs.tokenizer(CommandTemplate.parse(t).render(vars)));
       client.extraBody().ifPresent(b -> {
         @SuppressWarnings("unchecked")

@@ -187,4 +187,29 @@ class RecipeFileTest {
     assertThat(t.variables()).containsExactly("A", "C");
     assertThatThrownBy(() -> CommandTemplate.parse("x $HOME")).hasMessageContaining("must start ${NAME}");
   }
+
+  @Test
+  void anEvalSectionGivesEvalPointsTheirEvalCommand() {
+    RecipeFile f = load("""
+        recipes:
+          llama:
+            preset: llamacpp
+            eval:
+              command: my-eval --url "$OPENAI_BASE_URL" --out "$EVAL_RESULT_DIR"
+              tasks: gsm8k_cot
+              limit: 200
+          other:
+            preset: sglang
+            match: { framework: sglang }
+        """);
+    RecipeLaunch l = f.launchFor(row("llama.cpp", "cpu"), env(Map.of()), Map.of(), Path.of("/work"));
+    assertThat(l.client().eval().command()).contains("my-eval --url \"$OPENAI_BASE_URL\" --out \"$EVAL_RESULT_DIR\"");
+    assertThat(l.client().eval().tasks()).isEqualTo("gsm8k_cot");
+    assertThat(l.client().eval().limit()).hasValue(200);
+    // a recipe without an eval section: the reference's lm-eval invocation
+    RecipeLaunch other = f.launchFor(row("sglang", "h200"), env(Map.of()), Map.of(), Path.of("/work"));
+    assertThat(other.client().eval()).isEqualTo(io.infx.fleet.bench.EvalSettings.defaults());
+    assertThatThrownBy(() -> load("recipes:\n  r:\n    preset: vllm\n    eval: { comand: x }\n"))
+        .isInstanceOf(ValidationException.class).hasMessageContaining("comand");
+  }
 }

@@ -95,6 +95,8 @@ public final class FleetPointLauncher implements PointLauncher {
     ServerSpec server = new ServerSpec.Embedded(options.simulator());
     var client = ClientSettings.builder();
     java.time.Duration readiness = java.time.Duration.ofMinutes(10);
+    // --eval-cmd/--eval-tasks/--eval-limit win; else the recipe's eval section; else lm-eval
+    io.infx.fleet.bench.EvalSettings evalSettings = options.eval();
     if (options.endpoint().isPresent()) {
       server = new ServerSpec.External(options.endpoint().get());
     } else if (recipes.isPresent()) {
@@ -104,6 +106,9 @@ public final class FleetPointLauncher implements PointLauncher {
       log.println("infx run: recipe " + l.recipe() + " (" + l.where() + "): " + l.server().shellCommand());
       server = l.server();
       client.from(l.client());
+      if (options.eval().equals(io.infx.fleet.bench.EvalSettings.defaults())) {
+        evalSettings = l.client().eval();
+      }
       readiness = l.startupTimeout();
     }
     LaunchResult r = FleetLauncher.builder()
@@ -118,7 +123,7 @@ public final class FleetPointLauncher implements PointLauncher {
         .client(client
             .numPrompts(options.promptsPerConc() * conc)
             .numWarmups(options.warmupsPerConc() * conc)
-            .eval(options.eval())
+            .eval(evalSettings)
             .build())
         .readinessTimeout(readiness)
         .timeLimit(options.pointTimeout())
