@@ -118,12 +118,17 @@ public final class Main implements Runnable {
     cmd.setParameterExceptionHandler(Main::handleParameterException);
     // The eval commands take the reference scripts' arguments as they are (argparse rules, not
     // picocli's): option-looking arguments reach them as positional parameters.
+    // A one-shot command's fast path builds only the subcommand it runs: "results" (or one of
+    // these) may be absent from the tree, and then there is nothing to configure.
     CommandLine results = cmd.getSubcommands().get("results");
     if (results == null) {
       return cmd; // a one-subcommand tree (commandLineFor) without the results group
     }
     for (String name : new String[] {"collect-evals", "validate-evals"}) {
-      results.getSubcommands().get(name).setUnmatchedOptionsArePositionalParams(true);
+      CommandLine sub = results == null ? null : results.getSubcommands().get(name);
+      if (sub != null) {
+        sub.setUnmatchedOptionsArePositionalParams(true);
+      }
     }
     return cmd;
   }
