@@ -121,6 +121,9 @@ public final class Main implements Runnable {
     // A one-shot command's fast path builds only the subcommand it runs: "results" (or one of
     // these) may be absent from the tree, and then there is nothing to configure.
     CommandLine results = cmd.getSubcommands().get("results");
+    if (results == null) {
+      return cmd; // a one-subcommand tree (commandLineFor) without the results group
+    }
     for (String name : new String[] {"collect-evals", "validate-evals"}) {
       CommandLine sub = results == null ? null : results.getSubcommands().get(name);
       if (sub != null) {

@@ -12,7 +12,7 @@ import io.infx.results.agentx.internal.FloatRounding;
 import io.infx.results.agentx.internal.KvCapacityLogs;
 import io.infx.results.agentx.internal.ProfileRecords;
 import io.infx.results.agentx.internal.RequestMetrics;
-import io.infx.results.agentx.internal.RunIdentity;
+import io.infx.results.agentx.internal.AgenticIdentity;
 import io.infx.results.agentx.internal.ServerMetricsSection;
 import io.infx.results.agentx.internal.TraceMetadata;
 import java.io.IOException;
@@ -98,8 +98,8 @@ public final class AgenticAggregator {
     JsonNode server = Files.exists(serverPath) ? readJson(serverPath) : null;
     List<Path> logs = KvCapacityLogs.discover(dir);
 
-    RunIdentity identity = new RunIdentity(env);
-    RunIdentity.Head head = identity.head();
+    AgenticIdentity identity = new AgenticIdentity(env);
+    AgenticIdentity.Head head = identity.head();
     ObjectNode agg = head.fields();
     agg.put("num_requests_total", records.total());
     agg.put("num_requests_successful", records.kept().size());

@@ -271,6 +271,7 @@ public final class Ingestor {
         .forEach(r -> existing.put(r.key(), r));
 
     Set<String> touchedCurves = new LinkedHashSet<>();
+    Map<String, CurveSummary> summaries = new HashMap<>();
     Set<List<Object>> availability = new LinkedHashSet<>();
     PreparedBatch insert = h.prepareBatch("insert into benchmark_results (workflow_run_id, config_id, benchmark_type, "
         + "date, isl, osl, conc, isl_key, osl_key, image, metrics, error, offload_mode, recipe_fingerprint, "
@@ -287,6 +288,9 @@ public final class Ingestor {
       BenchmarkParams p = m.params();
       String curve = curveKey(p);
       touchedCurves.add(curve);
+      if (!m.provenance().simulated()) {
+        summaries.computeIfAbsent(curve, x -> new CurveSummary()).add(p.image());
+      }
       if (m.provenance().simulated()) {
         c.simulated++;
       } else {
@@ -379,8 +383,23 @@ public final class Ingestor {
     }
 
     if (c.inserted > 0 || c.updated > 0) {
-      for (String curve : touchedCurves) {
-        LatestView.summarize(h, curve, runDbId);
+      if (existing.isEmpty()) {
+        // A first ingest of this run: its rows per curve are exactly this batch.
+        PreparedBatch sum = h.prepareBatch("insert into curve_runs (curve_key, workflow_run_id, n, images, "
+            + "distinct_images, image) values (:curve, :run, :n, :images, :distinct, :image)");
+        for (Map.Entry<String, CurveSummary> e : summaries.entrySet()) {
+          CurveSummary cs = e.getValue();
+          sum.bind("curve", e.getKey()).bind("run", runDbId).bind("n", cs.rows).bind("images", cs.images)
+              .bind("distinct", (long) cs.distinct.size()).bind("image", cs.distinct.isEmpty() ? null : cs.distinct.first())
+              .add();
+        }
+        if (sum.size() > 0) {
+          sum.execute();
+        }
+      } else {
+        for (String curve : touchedCurves) {
+          LatestView.summarize(h, curve, runDbId);
+        }
       }
       // Another attempt of the same run loses or regains visibility: refresh its curves too.
       List<Long> otherAttempts = h.createQuery("select id from workflow_runs where run_id = :r and run_attempt <> :a")
@@ -481,6 +500,21 @@ public final class Ingestor {
             .bind("k", Json.compact().writeValueAsString(keys)).bind("d", String.join("\n", descriptions))
             .bind("pr", pr).bind("ao", appendOnly).execute();
         c.changelog++;
+      }
+    }
+  }
+
+  /** Rows, rows with an image and the distinct images of one curve in this run's batch. */
+  private static final class CurveSummary {
+    long rows;
+    long images;
+    final java.util.TreeSet<String> distinct = new java.util.TreeSet<>();
+
+    void add(String image) {
+      rows++;
+      if (image != null) {
+        images++;
+        distinct.add(image);
       }
     }
   }

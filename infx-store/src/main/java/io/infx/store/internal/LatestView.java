@@ -77,10 +77,14 @@ public final class LatestView {
       h.createQuery(CURVE_RUNS).map(LatestView::curveRun).forEach(runs::add);
     } else {
       // One indexed equality lookup per curve (H2 does not use an index for long IN lists).
+      PreparedBatch delete = h.prepareBatch("delete from latest_benchmarks where curve_key = :curve");
       for (String curve : new LinkedHashSet<>(curves)) {
-        h.createUpdate("delete from latest_benchmarks where curve_key = :curve").bind("curve", curve).execute();
+        delete.bind("curve", curve).add();
         h.createQuery(CURVE_RUNS + " where cr.curve_key = :curve").bind("curve", curve)
             .map(LatestView::curveRun).forEach(runs::add);
+      }
+      if (delete.size() > 0) {
+        delete.execute();
       }
     }
     Map<String, List<CurveRun>> byCurve = new LinkedHashMap<>();

@@ -234,7 +234,7 @@ public final class RequestMetrics {
     }
     double[] perSample = Arrays.stream(latencies).filter(v -> v > 0).map(v -> 1.0 / v).toArray();
     if (perSample.length > 0) {
-      o.put("std", Stats.pstdev(perSample));
+      o.put("std", AggregateStats.pstdev(perSample));
     }
     return o;
   }

@@ -12,20 +12,20 @@ public record StatBlock(Number mean, double p50, double p75, double p90, double 
 
   /** Stat block of doubles; the input is not modified. */
   public static StatBlock of(double[] values) {
-    return from(values, Stats.mean(values), Stats.pstdev(values));
+    return from(values, AggregateStats.mean(values), AggregateStats.pstdev(values));
   }
 
   /** Stat block of integers (token counts): an integral mean stays an integer. */
   public static StatBlock ofIntegers(long[] values) {
-    return from(Arrays.stream(values).asDoubleStream().toArray(), Stats.meanOfIntegers(values),
-        Stats.pstdev(values));
+    return from(Arrays.stream(values).asDoubleStream().toArray(), AggregateStats.meanOfIntegers(values),
+        AggregateStats.pstdev(values));
   }
 
   private static StatBlock from(double[] values, Number mean, double std) {
     double[] sorted = values.clone();
     Arrays.sort(sorted);
-    return new StatBlock(mean, Stats.percentile(sorted, 50), Stats.percentile(sorted, 75),
-        Stats.percentile(sorted, 90), Stats.percentile(sorted, 95), std);
+    return new StatBlock(mean, AggregateStats.percentile(sorted, 50), AggregateStats.percentile(sorted, 75),
+        AggregateStats.percentile(sorted, 90), AggregateStats.percentile(sorted, 95), std);
   }
 
   /** {@code {mean, p50, p75, p90, p95, std}}. */

@@ -17,14 +17,14 @@ import java.util.Set;
  * The run's identity and GPU shape as the aggregate records them (spec §4.2–§4.3), read from the
  * launcher's environment variables with the reference's defaults and validation messages.
  */
-public final class RunIdentity {
+public final class AgenticIdentity {
 
   private static final JsonNodeFactory F = JsonNodeFactory.instance;
   private static final String KIND = "agentic-aggregate";
 
   private final Map<String, String> env;
 
-  public RunIdentity(Map<String, String> env) {
+  public AgenticIdentity(Map<String, String> env) {
     this.env = env;
   }
 

@@ -17,12 +17,12 @@ import java.util.Arrays;
  *       of the exact population variance.
  * </ul>
  */
-public final class Stats {
+public final class AggregateStats {
 
   /** Enough digits that rounding the exact result to a double is never affected in practice. */
   private static final MathContext EXACT = new MathContext(60, RoundingMode.HALF_EVEN);
 
-  private Stats() {}
+  private AggregateStats() {}
 
   /** Percentile {@code p} (0..100) of ascending-sorted values; 0.0 for no values. */
   public static double percentile(double[] sorted, double p) {
