@@ -76,24 +76,11 @@ public final class BenchmarkMapper {
       return Optional.empty();
     }
 
-    Optional<String> modelKey = Normalizers.resolveModelKey(row);
-    if (modelKey.isEmpty()) {
-      tracker.inc(SkipTracker.Skip.unmappedModel);
-      String raw = Js.string(Js.coalesce(Js.coalesce(Js.get(row, "infmax_model_prefix"), Js.get(row, "model")), Js.nodes().textNode("")));
-      if (!raw.isEmpty()) {
-        tracker.addUnmappedModel(raw);
-      }
+    Optional<ModelAndGpu> resolved = ModelAndGpu.resolve(row, () -> ModelAndGpu.prefixOrModel(row), tracker);
+    if (resolved.isEmpty()) {
       return Optional.empty();
     }
-    String hwRaw = Js.string(Js.coalesce(Js.get(row, "hw"), Js.nodes().textNode("")));
-    Optional<String> gpuKey = Normalizers.hwToGpuKey(hwRaw);
-    if (gpuKey.isEmpty()) {
-      tracker.inc(SkipTracker.Skip.unmappedHw);
-      if (!hwRaw.isEmpty()) {
-        tracker.addUnmappedHw(hwRaw);
-      }
-      return Optional.empty();
-    }
+    ModelAndGpu keys = resolved.get();
 
     boolean agentic = Js.string(Js.coalesce(Js.get(row, "scenario_type"), Js.nodes().textNode(""))).startsWith("agentic");
     String benchmarkType = agentic ? BenchmarkParams.AGENTIC_TRACES : BenchmarkParams.SINGLE_TURN;
@@ -179,7 +166,7 @@ public final class BenchmarkMapper {
     List<String> reasons = extractPowerInvalidReasons(Js.get(row, "power_invalid_reasons"));
     ObjectNode audit = extractPowerAudit(Js.get(row, "power_audit"));
 
-    ConfigParams config = ConfigParams.of(gpuKey.get(), fw.framework(), modelKey.get(), precision, specMethod, topology);
+    ConfigParams config = ConfigParams.of(keys.gpuKey(), fw.framework(), keys.modelKey(), precision, specMethod, topology);
     return Optional.of(new BenchmarkParams(config, benchmarkType, isl, osl, conc, offloadMode, image, fingerprint,
         metrics, workers, reasons, audit));
   }

@@ -38,24 +38,11 @@ public final class EvalMapper {
    *     (counted) or the results are empty
    */
   public static List<EvalParams> mapEvalRow(JsonNode meta, JsonNode results, SkipTracker tracker) {
-    Optional<String> modelKey = Normalizers.resolveModelKey(meta);
-    if (modelKey.isEmpty()) {
-      tracker.inc(SkipTracker.Skip.unmappedModel);
-      String raw = Js.string(Js.coalesce(Js.coalesce(Js.get(meta, "infmax_model_prefix"), Js.get(meta, "model")), Js.nodes().textNode("")));
-      if (!raw.isEmpty()) {
-        tracker.addUnmappedModel(raw);
-      }
+    Optional<ModelAndGpu> resolved = ModelAndGpu.resolve(meta, () -> ModelAndGpu.prefixOrModel(meta), tracker);
+    if (resolved.isEmpty()) {
       return List.of();
     }
-    String hwRaw = Js.string(Js.coalesce(Js.get(meta, "hw"), Js.nodes().textNode("")));
-    Optional<String> gpuKey = Normalizers.hwToGpuKey(hwRaw);
-    if (gpuKey.isEmpty()) {
-      tracker.inc(SkipTracker.Skip.unmappedHw);
-      if (!hwRaw.isEmpty()) {
-        tracker.addUnmappedHw(hwRaw);
-      }
-      return List.of();
-    }
+    ModelAndGpu keys = resolved.get();
     JsonNode tasks = Js.get(results, "results");
     if (tasks == null || !tasks.isContainerNode() || tasks.isEmpty()) {
       return List.of();
@@ -69,7 +56,7 @@ public final class EvalMapper {
     String specMethod = Normalizers.normalizeSpecMethod(Js.get(meta, "spec_decoding"));
     JsonNode versionNode = Js.get(results, "lm_eval_version");
     String lmEvalVersion = Js.truthy(versionNode) ? Js.string(versionNode) : null;
-    ConfigParams config = buildEvalConfig(meta, gpuKey.get(), fw.framework(), modelKey.get(), precision, specMethod, fw.disagg());
+    ConfigParams config = buildEvalConfig(meta, keys.gpuKey(), fw.framework(), keys.modelKey(), precision, specMethod, fw.disagg());
     JsonNode nSamples = Js.get(results, "n-samples");
     Long isl = Normalizers.parseIntOrNull(Js.get(meta, "isl"));
     Long osl = Normalizers.parseIntOrNull(Js.get(meta, "osl"));
@@ -121,24 +108,11 @@ public final class EvalMapper {
    * @return the result, or empty when the model or hardware is unmapped (counted) or the task is empty
    */
   public static Optional<EvalParams> mapAggEvalRow(JsonNode row, SkipTracker tracker) {
-    Optional<String> modelKey = Normalizers.resolveModelKey(row);
-    if (modelKey.isEmpty()) {
-      tracker.inc(SkipTracker.Skip.unmappedModel);
-      String raw = Js.string(Js.coalesce(Js.get(row, "model"), Js.nodes().textNode("")));
-      if (!raw.isEmpty()) {
-        tracker.addUnmappedModel(raw);
-      }
+    Optional<ModelAndGpu> resolved = ModelAndGpu.resolve(row, () -> Js.string(Js.coalesce(Js.get(row, "model"), Js.nodes().textNode(""))), tracker);
+    if (resolved.isEmpty()) {
       return Optional.empty();
     }
-    String hwRaw = Js.string(Js.coalesce(Js.get(row, "hw"), Js.nodes().textNode("")));
-    Optional<String> gpuKey = Normalizers.hwToGpuKey(hwRaw);
-    if (gpuKey.isEmpty()) {
-      tracker.inc(SkipTracker.Skip.unmappedHw);
-      if (!hwRaw.isEmpty()) {
-        tracker.addUnmappedHw(hwRaw);
-      }
-      return Optional.empty();
-    }
+    ModelAndGpu keys = resolved.get();
     String task = Js.string(Js.coalesce(Js.get(row, "task"), Js.nodes().textNode(""))).toLowerCase(java.util.Locale.ROOT);
     if (task.isEmpty()) {
       return Optional.empty();
@@ -163,7 +137,7 @@ public final class EvalMapper {
     if (dp.isPresent()) {
       metrics.put("dp", dp.getAsLong());
     }
-    ConfigParams config = buildEvalConfig(row, gpuKey.get(), fw.framework(), modelKey.get(), precision, specMethod, fw.disagg());
+    ConfigParams config = buildEvalConfig(row, keys.gpuKey(), fw.framework(), keys.modelKey(), precision, specMethod, fw.disagg());
     return Optional.of(new EvalParams(config, task, islOsl.map(Normalizers.IslOsl::isl).orElse(null),
         islOsl.map(Normalizers.IslOsl::osl).orElse(null), Normalizers.parseIntOrNull(Js.get(row, "conc")), null, metrics));
   }
