@@ -122,6 +122,20 @@ public final class ResultStore implements AutoCloseable {
   }
 
   /**
+   * The points of {@code :model} in every run at its highest attempt, failed points left out — the
+   * base that {@link #history} and {@link #allPoints} read (the latest view is separate).
+   */
+  private static final String STORED_POINTS_OF_MODEL =
+      "from benchmark_results br join configs c on c.id = br.config_id "
+      + "join workflow_runs wr on wr.id = br.workflow_run_id "
+      + "where c.model = :model and br.error is null and wr.run_attempt = "
+      + "(select max(w2.run_attempt) from workflow_runs w2 where w2.run_id = wr.run_id)";
+
+  /** Oldest run first, then a stable order of the configuration and the point within a run. */
+  private static final String OLDEST_RUN_FIRST = " order by wr.date, wr.run_started_at, wr.id, c.hardware, "
+      + "c.framework, c.precision, c.id, br.isl_key, br.osl_key, br.conc";
+
+  /**
    * A point's metric over every stored run (highest attempts; simulated rows included and flagged),
    * oldest first: the rows matching the query, one entry per (run, config, ISL, OSL, conc).
    *
@@ -131,12 +145,9 @@ public final class ResultStore implements AutoCloseable {
     Objects.requireNonNull(metric, "metric");
     StringBuilder sql = new StringBuilder(POINT_COLUMNS)
         .append(", (select count(*) from latest_benchmarks lb where lb.benchmark_result_id = br.id) as latest ")
-        .append("from benchmark_results br join configs c on c.id = br.config_id ")
-        .append("join workflow_runs wr on wr.id = br.workflow_run_id ")
-        .append("where c.model = :model and br.error is null and wr.run_attempt = ")
-        .append("(select max(w2.run_attempt) from workflow_runs w2 where w2.run_id = wr.run_id)");
+        .append(STORED_POINTS_OF_MODEL);
     appendFilters(sql, q);
-    sql.append(" order by wr.date, wr.run_started_at, wr.id, c.hardware, c.framework, c.precision, c.id, br.isl_key, br.osl_key, br.conc");
+    sql.append(OLDEST_RUN_FIRST);
     try (Handle h = db.open()) {
       Query query = h.createQuery(sql.toString()).bind("model", q.model());
       bindFilters(query, q);
@@ -155,12 +166,9 @@ public final class ResultStore implements AutoCloseable {
    */
   public List<LatestPoint> allPoints(PointQuery q) {
     StringBuilder sql = new StringBuilder(POINT_COLUMNS)
-        .append("from benchmark_results br join configs c on c.id = br.config_id ")
-        .append("join workflow_runs wr on wr.id = br.workflow_run_id ")
-        .append("where c.model = :model and br.error is null and wr.run_attempt = ")
-        .append("(select max(w2.run_attempt) from workflow_runs w2 where w2.run_id = wr.run_id)");
+        .append(STORED_POINTS_OF_MODEL);
     appendFilters(sql, q);
-    sql.append(" order by wr.date, wr.run_started_at, wr.id, c.hardware, c.framework, c.precision, c.id, br.isl_key, br.osl_key, br.conc");
+    sql.append(OLDEST_RUN_FIRST);
     try (Handle h = db.open()) {
       Query query = h.createQuery(sql.toString()).bind("model", q.model());
       bindFilters(query, q);
