@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 class ServeJobSpecTest {
 
   private static ImmutableServeJob.Builder job() {
-    return ServeJob.builder().backend(Backend.VLLM).model("meta-llama/Llama-3.1-8B").port(9);
+    return ServeJob.builder().backend(ServingBackend.VLLM).model("meta-llama/Llama-3.1-8B").port(9);
   }
 
   @Test
@@ -77,7 +77,7 @@ class ServeJobSpecTest {
 
   @Test
   void theGateFailsAboveFivePercentFailedThenOnInputLengths() {
-    InputLengthCheck ok = InputLengthCheck.judge(Backend.Api.COMPLETIONS, new int[] {100}, new int[] {100});
+    InputLengthCheck ok = InputLengthCheck.judge(ServingBackend.Api.COMPLETIONS, new int[] {100}, new int[] {100});
     assertThat(ServeRunner.gate(96, 100, ok)).isEmpty();
     assertThat(ServeRunner.gate(94, 100, ok))
         .contains("FAIL: request failure rate 6.0% exceeds 5% threshold (94/100 completed)");
@@ -85,7 +85,7 @@ class ServeJobSpecTest {
     // 5 % failed is 0.050000000000000044 in Python too, so 95/100 fails there and here
     assertThat(ServeRunner.gate(95, 100, ok))
         .contains("FAIL: request failure rate 5.0% exceeds 5% threshold (95/100 completed)");
-    InputLengthCheck off = InputLengthCheck.judge(Backend.Api.COMPLETIONS, new int[] {100}, new int[] {150});
+    InputLengthCheck off = InputLengthCheck.judge(ServingBackend.Api.COMPLETIONS, new int[] {100}, new int[] {150});
     assertThat(off.verdict()).isEqualTo(InputLengthCheck.Verdict.FAIL);
     assertThat(ServeRunner.gate(100, 100, off)).map(g -> g.startsWith("FAIL: input lengths: ")
         && g.endsWith("(threshold 10%)")).contains(true);
