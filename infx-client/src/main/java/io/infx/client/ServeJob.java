@@ -137,6 +137,16 @@ public abstract class ServeJob {
     return 0;
   }
 
+  /**
+   * Requests of the client's own JIT warm-up against an in-process canned server before the run
+   * ({@link ServeBenchmark#clientWarmup()}; nothing reaches the benchmarked server). Default 2,000
+   * (at most 5 s); 0 turns it off.
+   */
+  @Value.Default
+  public int clientWarmup() {
+    return 2000;
+  }
+
   @Value.Default
   public BodyOptions body() {
     return BodyOptions.defaults();

@@ -128,7 +128,8 @@ final class ServeRunner {
     ServeBenchmark bench = ServeBenchmark.builder()
         .client(co.build()).backend(job.backend()).endpoint(job.endpointPath())
         .model(job.servedModelName().orElse(job.model())).prompts(prompts).load(load)
-        .warmups(job.numWarmups()).body(job.body()).seed(job.seed()).profile(job.profile())
+        .warmups(job.numWarmups()).clientWarmup(job.clientWarmup()).body(job.body())
+        .seed(job.seed()).profile(job.profile())
         .stop(job.stop()).stopGrace(job.stopGrace())
         .progress(Optional.ofNullable(bar == null ? null : (ServeBenchmark.ProgressListener) bar::update))
         .build();
