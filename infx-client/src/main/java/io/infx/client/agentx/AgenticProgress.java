@@ -3,6 +3,7 @@ package io.infx.client.agentx;
 import io.infx.client.ProgressBar;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * A snapshot of a running AgentX replay, reported about once a second (see
@@ -15,13 +16,13 @@ import java.util.Locale;
  *     here: the drain's cancellations happen at its end)
  * @param inFlight requests on the wire now (fan-out can make this exceed the users)
  * @param elapsed time since the phase started
- * @param left time until the phase ends by the clock — the profiling window's end, or the drain's
- *     grace; for warmup, which ends when its quota is sent and drained, the time until the warmup
- *     grace runs out
- * @param target warmup: the warmup quota (primers + lanes × requests per lane); 0 otherwise
+ * @param left time until the phase ends by the clock: the profiling window's end, or the drain's
+ *     grace; for warmup, which ends when its quota is sent and drained, the warmup grace once it
+ *     runs, else empty; zero in the snapshot after the run
+ * @param target warmup: the warmup quota (a primer per lane + lanes × requests per lane); 0 otherwise
  */
 public record AgenticProgress(Phase phase, long finished, long failed, int inFlight,
-    Duration elapsed, Duration left, long target) {
+    Duration elapsed, Optional<Duration> left, long target) {
 
   /** The replay's phases as the progress line names them. */
   public enum Phase {
@@ -51,7 +52,8 @@ public record AgenticProgress(Phase phase, long finished, long failed, int inFli
   }
 
   /**
-   * How far the phase is: requests of the warmup quota, or time of the profiling window / grace.
+   * How far the phase is: requests of the warmup quota, or time of the profiling window / grace
+   * (0 while no clock bounds the phase).
    *
    * @return a fraction in [0, 1]
    */
@@ -59,20 +61,24 @@ public record AgenticProgress(Phase phase, long finished, long failed, int inFli
     if (phase == Phase.WARMUP) {
       return target <= 0 ? 0 : Math.min(1, (double) finished / target);
     }
-    double total = elapsed.toNanos() + left.toNanos();
+    if (left.isEmpty()) {
+      return 0;
+    }
+    double total = elapsed.toNanos() + left.get().toNanos();
     return total <= 0 ? 1 : elapsed.toNanos() / total;
   }
 
   /**
    * The counters of the line, e.g. {@code 1234 done [312s, 3.9 req/s, 17 in flight, 2 errors,
-   * 48:08 left]} ({@code 40/330 done} during warmup).
+   * 48:08 left]} ({@code 40/330 done} during warmup, no time left until its grace runs).
    */
   public String detail() {
     double secs = elapsed.toNanos() / 1e9;
     double rate = secs > 0 ? finished / secs : 0;
     String done = phase == Phase.WARMUP && target > 0 ? finished + "/" + target : Long.toString(finished);
-    return String.format(Locale.ROOT, "%s done [%.0fs, %.1f req/s, %d in flight, %d error%s, %s left]",
-        done, secs, rate, inFlight, failed, failed == 1 ? "" : "s", clock(left));
+    return String.format(Locale.ROOT, "%s done [%.0fs, %.1f req/s, %d in flight, %d error%s%s]",
+        done, secs, rate, inFlight, failed, failed == 1 ? "" : "s",
+        left.map(l -> ", " + clock(l) + " left").orElse(""));
   }
 
   /** A listener drawing the line on {@code bar}, the same bar {@code infx bench serve} draws. */
