@@ -37,7 +37,7 @@ class BenchAgenticCommandTest {
       // the live line on stderr, like bench serve's: warm-up against its quota (3 primers + 3 × 1),
       // then the 2 s window with its time left; the last line is ended
       assertThat(cli.err()).contains("\rwarm-up  |").contains("/6 done [")
-          .containsPattern("\rprofiling \|[# ]{30}\| \d+ done \[\d+s, [\d.]+ req/s, \d+ in flight, \d+ errors?, 0:0[0-2] left\]")
+          .containsPattern("\rprofiling \\|[# ]{30}\\| \\d+ done \\[\\d+s, [\\d.]+ req/s, \\d+ in flight, \\d+ errors?, 0:0[0-2] left\\]")
           .contains("\rdrain    |");
       assertThat(results.resolve("aiperf_artifacts/profile_export.jsonl")).exists();
       assertThat(results.resolve("aiperf_artifacts/server_metrics_export.json")).exists();
