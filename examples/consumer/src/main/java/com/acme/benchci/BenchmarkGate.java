@@ -1,10 +1,10 @@
 package com.acme.benchci;
 
-import io.infx.client.Backend;
+import io.infx.client.ServingBackend;
 import io.infx.client.BodyOptions;
 import io.infx.client.ServeJob;
 import io.infx.client.ServeMetrics;
-import io.infx.client.metrics.Stats;
+import io.infx.client.metrics.SampleStats;
 import io.infx.client.sim.SimConfig;
 import io.infx.client.sim.SimServer;
 import io.infx.matrix.ConfigIdentity;
@@ -100,7 +100,7 @@ public final class BenchmarkGate {
     StringWriter log = new StringWriter();   // the benchmark_serving summary; this tool prints its own
     PrintWriter quiet = new PrintWriter(log, true);
     ServeJob.Outcome outcome = ServeJob.builder()
-        .backend(Backend.parse("vllm"))
+        .backend(ServingBackend.parse("vllm"))
         .baseUrl(server.baseUri())
         .model(row.model())
         .tokenizer("builtin")
@@ -123,7 +123,7 @@ public final class BenchmarkGate {
   }
 
   /** A statistic in seconds, as a percentile in milliseconds. */
-  private static double ms(Stats stats, double percentile) {
+  private static double ms(SampleStats stats, double percentile) {
     return stats.percentile(percentile) * 1000;
   }
 
