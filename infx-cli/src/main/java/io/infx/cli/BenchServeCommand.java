@@ -1,6 +1,6 @@
 package io.infx.cli;
 
-import io.infx.client.Backend;
+import io.infx.client.ServingBackend;
 import io.infx.client.BodyOptions;
 import io.infx.client.Deadlines;
 import io.infx.client.ImmutableBodyOptions;
@@ -199,7 +199,7 @@ public final class BenchServeCommand implements Callable<Integer> {
       body.logprobs(logprobs);
     }
     ImmutableServeJob.Builder job = ServeJob.builder()
-        .backend(Backend.parse(backend)).host(host).port(port).model(model)
+        .backend(ServingBackend.parse(backend)).host(host).port(port).model(model)
         .datasetName(datasetName).numPrompts(numPrompts).randomInputLen(randomInputLen)
         .randomOutputLen(randomOutputLen).randomRangeRatio(randomRangeRatio)
         .randomPrefixLen(randomPrefixLen).seed(seed).useChatTemplate(useChatTemplate).dsv4(dsv4).requestRate(parseRate(requestRate))

@@ -28,7 +28,7 @@ import org.immutables.value.Value;
  * <pre>{@code
  * ServeResult r = ServeBenchmark.builder()
  *     .client(ClientOptions.builder().baseUri(URI.create("http://127.0.0.1:8000")).build())
- *     .backend(Backend.VLLM).model("m")
+ *     .backend(ServingBackend.VLLM).model("m")
  *     .prompts(RandomDataset.generate(BuiltinTokenizer.instance(), 1024, 1024, 0.8, 0, 640, 0))
  *     .load(LoadModel.closed(64)).warmups(128)
  *     .body(BodyOptions.builder().ignoreEos(true).build())
@@ -61,7 +61,7 @@ public abstract class ServeBenchmark {
   /** Connection, pool and deadline settings; the pool is resized to the load's concurrency. */
   public abstract ClientOptions client();
 
-  public abstract Backend backend();
+  public abstract ServingBackend backend();
 
   /** Endpoint path; default: the backend's API default. */
   @Value.Default
@@ -137,8 +137,8 @@ public abstract class ServeBenchmark {
   }
 
   /** The reference's rule: chat backends post to {@code …chat/completions}, the others to {@code …completions}. */
-  static void checkEndpoint(Backend backend, String ep) {
-    boolean chat = backend.api() == Backend.Api.CHAT;
+  static void checkEndpoint(ServingBackend backend, String ep) {
+    boolean chat = backend.api() == ServingBackend.Api.CHAT;
     if (chat && !ep.endsWith("chat/completions")) {
       throw new UsageException("backend " + backend + " needs an endpoint ending in"
           + " 'chat/completions', got '" + ep + "'");

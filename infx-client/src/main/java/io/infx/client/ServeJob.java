@@ -35,7 +35,7 @@ import org.immutables.value.Value;
 @InfxStyle
 public abstract class ServeJob {
 
-  public abstract Backend backend();
+  public abstract ServingBackend backend();
 
   /** {@code --base-url}; when absent, {@code http://<host>:<port>}. */
   public abstract Optional<URI> baseUrl();

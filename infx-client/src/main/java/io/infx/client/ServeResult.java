@@ -1,6 +1,6 @@
 package io.infx.client;
 
-import io.infx.client.metrics.Stats;
+import io.infx.client.metrics.SampleStats;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumMap;
@@ -353,9 +353,9 @@ public final class ServeResult {
     b.errors = errors;
     b.ttft = stats(ttft);
     b.tpot = stats(tpot);
-    b.itl = Stats.of(itl.toArray());
+    b.itl = SampleStats.of(itl.toArray());
     b.e2el = stats(e2el);
-    b.itlPerToken = Stats.of(itlToken.toArray());
+    b.itlPerToken = SampleStats.of(itlToken.toArray());
     b.itlPolicies = itlPolicies;
     b.tokensPerChunk = tokensPerChunk;
     b.ttftFirstChoices = stats(ttftChoices);
@@ -381,7 +381,7 @@ public final class ServeResult {
       isi[k] = (int) is[k];
     }
     b.inputLengthCheck = InputLengthCheck.judge(benchmark.backend().api(), ici, isi);
-    b.serverIsl = Stats.of(is);
+    b.serverIsl = SampleStats.of(is);
     b.serverIslHistogram = histogram(isi);
     return b.build();
   }
@@ -480,12 +480,12 @@ public final class ServeResult {
     return peak;
   }
 
-  private static Stats stats(List<Double> v) {
+  private static SampleStats stats(List<Double> v) {
     double[] a = new double[v.size()];
     for (int i = 0; i < a.length; i++) {
       a[i] = v.get(i);
     }
-    return Stats.of(a);
+    return SampleStats.of(a);
   }
 
   /** A growable primitive list (ITL samples can be millions). */

@@ -683,7 +683,7 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
       }
     }
     if (failure == null && !cancelled) {
-      long end = request.api() == Backend.Api.CHAT ? lastDataNanos : lastChoicesNanos;
+      long end = request.api() == ServingBackend.Api.CHAT ? lastDataNanos : lastChoicesNanos;
       b.e2elEndNanos(end);
       if (usageCompletion >= 0) {
         b.outputTokens(usageCompletion, TokenSource.USAGE);

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.within;
 import com.fasterxml.jackson.core.JsonFactory;
 import io.infx.client.dataset.Prompt;
 import io.infx.client.load.LoadModel;
-import io.infx.client.metrics.Stats;
+import io.infx.client.metrics.SampleStats;
 import io.infx.client.tokenizer.BuiltinTokenizer;
 import io.infx.client.tokenizer.Tokenizer;
 import java.io.PrintWriter;
@@ -146,7 +146,7 @@ class PerTokenItlTest {
 
   // ---- through the stream decoder ----
 
-  private static RequestRecord feed(Backend.Api api, Tokenizer tokenizer, String... reads)
+  private static RequestRecord feed(ServingBackend.Api api, Tokenizer tokenizer, String... reads)
       throws Exception {
     InferenceRequest req = new InferenceRequest(api, "/x", new byte[0], 7);
     StreamExchange x = new StreamExchange(new JsonFactory(), req, 0, RequestRecord.Phase.MEASURED,
@@ -168,7 +168,7 @@ class PerTokenItlTest {
 
   @Test
   void roleOnlyAndEmptyChunksCarryNoTokenAndDoNotSplitTheGap() throws Exception {
-    RequestRecord r = feed(Backend.Api.CHAT, BuiltinTokenizer.instance(),
+    RequestRecord r = feed(ServingBackend.Api.CHAT, BuiltinTokenizer.instance(),
         chat("{\"role\":\"assistant\",\"content\":\"\"}", "{\"completion_tokens\":0}"),
         chat("{\"content\":\" ba be\"}", "{\"completion_tokens\":2}"),
         chat("{\"content\":\"\"}", "{\"completion_tokens\":2}"),
@@ -189,7 +189,7 @@ class PerTokenItlTest {
 
   @Test
   void withoutUsageTheRunsTokenizerCountsTheChunksReasoningIncluded() throws Exception {
-    RequestRecord r = feed(Backend.Api.CHAT, BuiltinTokenizer.instance(),
+    RequestRecord r = feed(ServingBackend.Api.CHAT, BuiltinTokenizer.instance(),
         chat("{\"role\":\"assistant\",\"content\":\"\"}", null),
         chat("{\"reasoning_content\":\" ba be bi\"}", null),
         chat("{\"content\":\" bo\"}", null),
@@ -201,7 +201,7 @@ class PerTokenItlTest {
 
   @Test
   void withNeitherUsageNorTokenizerTheRecordIsPerChunk() throws Exception {
-    RequestRecord r = feed(Backend.Api.COMPLETIONS, null,
+    RequestRecord r = feed(ServingBackend.Api.COMPLETIONS, null,
         "data: {\"choices\":[{\"text\":\" ba be\"}]}\n\n",
         "data: {\"choices\":[{\"text\":\" bi bo\"}]}\n\n",
         "data: {\"choices\":[{\"text\":\" bu da\"}]}\n\n",
@@ -238,7 +238,7 @@ class PerTokenItlTest {
               .deadlines(Deadlines.builder().connect(Duration.ofSeconds(5))
                   .firstByte(Duration.ofSeconds(10)).idle(Duration.ofSeconds(5))
                   .total(Duration.ofSeconds(60)).build()).build())
-          .backend(Backend.VLLM).model("m").prompts(prompts).load(LoadModel.closed(2))
+          .backend(ServingBackend.VLLM).model("m").prompts(prompts).load(LoadModel.closed(2))
           .warmups(2) // a cold client's first chunks arrive late (JIT, first connections)
           .body(BodyOptions.builder().ignoreEos(true).build()).build().run();
       ServeMetrics m = run.metrics(MetricOptions.defaults());
@@ -247,7 +247,7 @@ class PerTokenItlTest {
           : ItlPolicy.TOKENIZER;
       assertThat(m.itlPolicies()).isEqualTo(Map.of(expected, 4));
       assertThat(m.tokensPerChunk()).isEqualTo(new java.util.TreeMap<>(Map.of(4, 4L * osl / 4)));
-      Stats perToken = m.itlPerToken();
+      SampleStats perToken = m.itlPerToken();
       assertThat(perToken.count()).isEqualTo(4L * (osl - 4));
       double truth = pace / 1e9;
       assertThat(perToken.mean()).as("mean per-token ITL vs the pace").isCloseTo(truth,

@@ -47,12 +47,12 @@ public final class SlurmAdapter implements FleetAdapter {
   }
 
   /** Backend settings from the options. */
-  public static SlurmSettings settings(AdapterOptions o) {
+  public static SlurmJobSettings settings(AdapterOptions o) {
     o.requireKnown("slurm.", KEYS);
-    var b = SlurmSettings.builder();
+    var b = SlurmJobSettings.builder();
     o.get("slurm.mode").ifPresent(m -> b.mode(switch (m) {
-      case "batch" -> SlurmSettings.Mode.BATCH;
-      case "alloc" -> SlurmSettings.Mode.ALLOC;
+      case "batch" -> SlurmJobSettings.Mode.BATCH;
+      case "alloc" -> SlurmJobSettings.Mode.ALLOC;
       default -> throw new UsageException("slurm.mode must be batch or alloc, got '" + m + "'");
     }));
     o.get("slurm.partition").ifPresent(b::partition);

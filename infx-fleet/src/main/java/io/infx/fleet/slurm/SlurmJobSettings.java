@@ -13,7 +13,7 @@ import org.immutables.value.Value;
  */
 @Value.Immutable
 @InfxStyle
-public abstract class SlurmSettings {
+public abstract class SlurmJobSettings {
 
   /** How a job reaches the cluster. */
   public enum Mode {
@@ -77,11 +77,11 @@ public abstract class SlurmSettings {
     return java.time.Duration.ofSeconds(1);
   }
 
-  public static ImmutableSlurmSettings.Builder builder() {
-    return ImmutableSlurmSettings.builder();
+  public static ImmutableSlurmJobSettings.Builder builder() {
+    return ImmutableSlurmJobSettings.builder();
   }
 
-  public static SlurmSettings defaults() {
+  public static SlurmJobSettings defaults() {
     return builder().build();
   }
 }
