@@ -275,6 +275,9 @@ public final class RawResult {
     client.put("pool_size", co.maxConnections());
     client.put("connection_reuse", co.connectionReuse().name().toLowerCase(java.util.Locale.ROOT));
     client.put("io_threads", co.ioThreads());
+    // the client's own JIT warm-up against an in-process canned server (never the benchmarked one)
+    client.put("client_warmup_requests", run.clientWarmupRequests());
+    client.put("client_warmup_ms", Math.round(run.clientWarmupMillis() * 10) / 10.0);
     client.put("jvm", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
     client.put("available_processors", Runtime.getRuntime().availableProcessors());
     // host load when the run ended (1-minute average of runnable threads; null where the OS has

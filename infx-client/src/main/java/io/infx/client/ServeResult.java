@@ -104,6 +104,27 @@ public final class ServeResult {
     return clientOptions;
   }
 
+  private volatile int clientWarmupRequests;
+  private volatile double clientWarmupMillis;
+
+  /**
+   * Requests of the client's own warm-up ({@link ServeBenchmark#clientWarmup()}), sent to an
+   * in-process canned server before the run, never to the benchmarked server; 0 when none.
+   */
+  public int clientWarmupRequests() {
+    return clientWarmupRequests;
+  }
+
+  /** Wall time of the client's own warm-up, ms (0 when none). */
+  public double clientWarmupMillis() {
+    return clientWarmupMillis;
+  }
+
+  void clientWarmup(int requests, java.time.Duration took) {
+    this.clientWarmupRequests = requests;
+    this.clientWarmupMillis = took.toNanos() / 1e6;
+  }
+
   /** Marks the result as cut short by {@code why} (e.g. {@code SIGINT}). */
   void markInterrupted(String why) {
     this.interruptedBy = why;
