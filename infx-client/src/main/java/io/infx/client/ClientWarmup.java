@@ -77,7 +77,7 @@ final class ClientWarmup {
    * {@code budget} has passed; requests already warmed in this JVM count towards
    * {@code requests}. Never throws: a warm-up that cannot run leaves the client cold.
    */
-  static Result run(ClientOptions options, Backend.Api api, int requests, int concurrency,
+  static Result run(ClientOptions options, ServingBackend.Api api, int requests, int concurrency,
       Duration budget) {
     long t0 = System.nanoTime();
     // JIT state belongs to the JVM: what an earlier run in this JVM warmed stays warm
@@ -92,7 +92,7 @@ final class ClientWarmup {
     }
   }
 
-  private static Result warm(ClientOptions options, Backend.Api api, int requests,
+  private static Result warm(ClientOptions options, ServingBackend.Api api, int requests,
       int concurrency, Duration budget, long t0) {
     long deadline = t0 + budget.toNanos();
     int lanes = Math.max(1, Math.min(concurrency, requests));
@@ -116,7 +116,7 @@ final class ClientWarmup {
     return new Result(done.get(), failed.get(), Duration.ofNanos(System.nanoTime() - t0));
   }
 
-  private static CompletableFuture<Void> lane(StreamingClient client, Backend.Api api,
+  private static CompletableFuture<Void> lane(StreamingClient client, ServingBackend.Api api,
       int requests, long deadline, AtomicInteger started, AtomicInteger done,
       AtomicInteger failed) {
     int i = started.getAndIncrement();
@@ -124,14 +124,14 @@ final class ClientWarmup {
       return CompletableFuture.completedFuture(null);
     }
     // mostly the run's own shape, every fourth the other one
-    boolean chat = api == Backend.Api.CHAT ? (i & 3) != 3 : (i & 3) == 3;
+    boolean chat = api == ServingBackend.Api.CHAT ? (i & 3) != 3 : (i & 3) == 3;
     byte[] body = chat
         ? RequestBodies.chat("warmup", java.util.List.of(ChatMessage.user("warm up " + i)), 8,
             BodyOptions.defaults())
         : RequestBodies.completions("warmup", "warm up " + i, 8, BodyOptions.defaults());
     InferenceRequest r = chat
-        ? new InferenceRequest(Backend.Api.CHAT, "/v1/chat/completions", body, 4)
-        : new InferenceRequest(Backend.Api.COMPLETIONS, "/v1/completions", body, 4);
+        ? new InferenceRequest(ServingBackend.Api.CHAT, "/v1/chat/completions", body, 4)
+        : new InferenceRequest(ServingBackend.Api.COMPLETIONS, "/v1/completions", body, 4);
     return client.send(r, i, RequestRecord.Phase.WARMUP, System.nanoTime()).thenComposeAsync(rec -> {
       done.incrementAndGet();
       if (!rec.success()) {

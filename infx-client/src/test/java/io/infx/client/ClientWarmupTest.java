@@ -22,7 +22,7 @@ class ClientWarmupTest {
   void warmUpRequestsAllSucceedAndCountOncePerJvm() {
     ClientOptions o = ClientOptions.builder().baseUri(URI.create("http://127.0.0.1:9"))
         .apiKey("sk-not-for-the-stub").build();
-    for (Backend.Api api : Backend.Api.values()) {
+    for (ServingBackend.Api api : ServingBackend.Api.values()) {
       int before = ClientWarmup.warmedInThisJvm();
       ClientWarmup.Result r = ClientWarmup.run(o, api, before + 60, 8, Duration.ofSeconds(60));
       assertThat(r.requests()).isEqualTo(60);
@@ -41,7 +41,7 @@ class ClientWarmupTest {
       int target = ClientWarmup.warmedInThisJvm() + 40;
       ServeResult run = ServeBenchmark.builder()
           .client(ClientOptions.builder().baseUri(sim.baseUri()).build())
-          .backend(Backend.OPENAI_CHAT).model("m").prompts(prompts).load(LoadModel.closed(4))
+          .backend(ServingBackend.OPENAI_CHAT).model("m").prompts(prompts).load(LoadModel.closed(4))
           .clientWarmup(target).build().run();
       assertThat(run.clientWarmupRequests()).isEqualTo(40);
       assertThat(run.metrics(MetricOptions.defaults()).completed()).isEqualTo(12);

@@ -110,7 +110,7 @@ class WireTimingsTest {
       for (int i = 0; i < 3; i++) { // a fresh connection each time: the server closes it
         byte[] body = RequestBodies.chat("m", java.util.List.of(ChatMessage.user("hi " + i)), 1,
             BodyOptions.builder().build());
-        RequestRecord r = c.send(new InferenceRequest(Backend.Api.CHAT, "/v1/chat/completions",
+        RequestRecord r = c.send(new InferenceRequest(ServingBackend.Api.CHAT, "/v1/chat/completions",
             body, 2)).get(20, TimeUnit.SECONDS);
         assertThat(r.success()).as(String.valueOf(r.failure())).isTrue();
 
