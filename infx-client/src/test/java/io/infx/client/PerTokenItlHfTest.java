@@ -27,13 +27,6 @@ class PerTokenItlHfTest {
       }
       PerTokenItl.Attribution a = PerTokenItl.attribute(4, null, -1, chunks, t);
       assertThat(a.tokensPerChunk()).containsExactly(1, 1, 1, 1);
-      long start = System.nanoTime();
-      int n = 2000;
-      for (int i = 0; i < n; i++) {
-        t.count(" world");
-      }
-      System.out.printf("HF count of a one-token text: %.1f us%n",
-          (System.nanoTime() - start) / 1e3 / n);
     }
   }
 }
