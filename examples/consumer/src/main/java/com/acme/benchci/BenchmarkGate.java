@@ -1,9 +1,9 @@
 package com.acme.benchci;
 
-import io.infx.client.ServingBackend;
 import io.infx.client.BodyOptions;
 import io.infx.client.ServeJob;
 import io.infx.client.ServeMetrics;
+import io.infx.client.ServingBackend;
 import io.infx.client.metrics.SampleStats;
 import io.infx.client.sim.SimConfig;
 import io.infx.client.sim.SimServer;
@@ -94,8 +94,11 @@ public final class BenchmarkGate {
 
   static Point benchmark(SimServer server, MatrixRow row, Path work) {
     int conc = row.conc().get(0);
+    // The generator's field names (the matrix JSON contract); typed accessors on the row types
+    // replace these when the typed row contract (issue "One typed contract per stage boundary") lands.
     int isl = ((Number) row.fields().get("isl")).intValue();
     int osl = ((Number) row.fields().get("osl")).intValue();
+    int tp = ((Number) row.fields().get("tp")).intValue();
     String name = row.expName() + "_conc" + conc;
     StringWriter log = new StringWriter();   // the benchmark_serving summary; this tool prints its own
     PrintWriter quiet = new PrintWriter(log, true);
@@ -115,7 +118,7 @@ public final class BenchmarkGate {
     RunIdentity identity = RunIdentity.builder()
         .hw(row.runner()).image(row.image()).modelPrefix(row.modelPrefix()).framework(row.framework())
         .precision(row.precision()).specDecoding("none").disagg(false).isl(isl).osl(osl)
-        .topology(SingleNodeTopology.of(Parallelism.of(row.tp().orElse(1), 1), false))
+        .topology(SingleNodeTopology.of(Parallelism.of(tp, 1), false))
         .build();
     AggregateRow aggregate = ResultProcessor.process(ProcessRequest.builder()
         .workDir(work).resultFilename(name).identity(identity).build()).row();
