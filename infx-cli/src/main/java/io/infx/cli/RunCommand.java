@@ -44,7 +44,7 @@ import picocli.CommandLine.Unmatched;
 @Command(
     name = "run",
     mixinStandardHelpOptions = true,
-    customSynopsis = "infx run CONFIG.yaml [CONFIG.yaml…] [generate filters…] [--adapter local|slurm [--adapter-option K=V…]] "
+    customSynopsis = "infx run CONFIG.yaml [CONFIG.yaml…] [generate filters…] [--adapter local|slurm|auto|NAME [--adapter-option K=V…]] "
         + "[--recipes FILE | --endpoint URL] [--max-parallel N] [--canary] [--fail-fast] [--sim-option K=V…] [--out DIR] [--repeat N] [--resume] [--dry-run] [--runner-config FILE] [--runner NAME] [--title TEXT] "
         + "[--duration SECONDS] [--trace SOURCE]",
     description = {
@@ -63,8 +63,11 @@ public final class RunCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
   @Option(names = "--adapter", paramLabel = "NAME", defaultValue = "local",
-      description = "Fleet adapter every point is launched on: local (default) or slurm (one Slurm job "
-          + "per point). The server: --recipes (real engines), --endpoint (a running one), else the simulator.")
+      description = "Fleet adapter every point is launched on: local (default), slurm (one Slurm job "
+          + "per point), container, any adapter registered through ServiceLoader (plugin jars: INFX_CLASSPATH), "
+          + "or auto (routed by runner name: runners.yaml cluster record, adapters' runner-name prefixes, "
+          + "local_*, the reference's prefix table). The server: --recipes (real engines), --endpoint (a running one), "
+          + "else the simulator.")
   String adapter;
 
   @Option(names = "--adapter-option", paramLabel = "KEY=VALUE",
@@ -313,8 +316,13 @@ public final class RunCommand implements Callable<Integer> {
     public void finished(PointOutcome o, int done, int total) {
       double elapsed = (System.nanoTime() - start) / 1e9;
       String left = done < total ? String.format(Locale.ROOT, ", ~%.0f s left", elapsed / done * (total - done)) : "";
-      String what = o.status() == PointOutcome.Status.SUCCEEDED ? "done"
-          : "FAILED: " + o.message().orElse("");
+      String what = switch (o.status()) {
+        case SUCCEEDED, RESUMED -> "done";
+        case SUBMITTED -> "submitted" + o.message().map(m -> " (" + m + ")").orElse("");
+        case DRY_RUN -> "dry run" + o.message().map(m -> " (" + m + ")").orElse("");
+        case SKIPPED -> "skipped: " + o.message().orElse("");
+        case FAILED -> "FAILED: " + o.message().orElse("");
+      };
       err.printf(Locale.ROOT, "%s %d/%d  %s in %.1f s (%.0f s elapsed%s)%n", bar(done, total), done, total,
           what, seconds(o.took()), elapsed, left);
       err.flush();
@@ -371,13 +379,19 @@ public final class RunCommand implements Callable<Integer> {
           io.infx.results.evals.EvalSummary.SortOrder.MODEL_PREFIX));
       out.println();
     }
-    out.printf(Locale.ROOT, "%d point%s: %d succeeded, %d resumed, %d failed, %d skipped%n",
+    long submitted = outcome.count(PointOutcome.Status.SUBMITTED);
+    long dryRun = outcome.count(PointOutcome.Status.DRY_RUN);
+    out.printf(Locale.ROOT, "%d point%s: %d succeeded, %d resumed, %d failed, %d skipped%s%s%n",
         outcome.points().size(), outcome.points().size() == 1 ? "" : "s", outcome.count(PointOutcome.Status.SUCCEEDED),
         outcome.count(PointOutcome.Status.RESUMED), outcome.count(PointOutcome.Status.FAILED),
-        outcome.count(PointOutcome.Status.SKIPPED));
+        outcome.count(PointOutcome.Status.SKIPPED), submitted > 0 ? ", " + submitted + " submitted" : "",
+        dryRun > 0 ? ", " + dryRun + " dry run" : "");
     for (PointOutcome o : outcome.points()) {
       if (o.status() == PointOutcome.Status.FAILED) {
         out.println("  failed  " + o.point().resultFilename() + ": " + o.message().orElse(""));
+      } else if (o.status() == PointOutcome.Status.SUBMITTED || o.status() == PointOutcome.Status.DRY_RUN) {
+        out.println("  " + (o.status() == PointOutcome.Status.SUBMITTED ? "submitted" : "dry run") + "  "
+            + o.point().resultFilename() + o.message().map(m -> ": " + m).orElse(""));
       }
     }
     out.println("results: " + outcome.layout().collectedFile());

@@ -57,7 +57,7 @@ class FleetLaunchCommandTest {
   void unknownAdapterAndOptionAreUsageErrors() throws Exception {
     assertThat(run("fleet", "launch", "--row", row().toString(), "--runner", "x_1", "--out",
         dir.resolve("o").toString(), "--adapter", "k8s")).isEqualTo(2);
-    assertThat(err.toString()).contains("no fleet adapter 'k8s' (registered: container, local, slurm)");
+    assertThat(err.toString()).contains("no fleet adapter 'k8s' (registered: container, dryrun, local, slurm, submit-only)");
     assertThat(run("fleet", "launch", "--row", row().toString(), "--runner", "x_1", "--out",
         dir.resolve("o").toString(), "--adapter", "slurm", "-o", "slurm.partitoin=debug")).isEqualTo(2);
     assertThat(err.toString()).contains("unknown adapter option 'slurm.partitoin'");

@@ -74,8 +74,12 @@ import java.util.concurrent.TimeoutException;
  */
 public final class BenchmarkRun {
 
-  /** Adapters {@code infx run} can launch points on. */
-  public static final Set<String> ADAPTERS = Set.of("local", "slurm");
+  /**
+   * The {@link RunOptions#adapter()} that routes every point by its runner name instead of naming
+   * one adapter: a {@code runners.yaml} cluster record, then the runner-name prefixes registered
+   * adapters claim, then {@code local_*} → local, then the reference's prefix table.
+   */
+  public static final String ROUTED = "auto";
 
   private final RunOptions options;
   private final PointLauncher launcher;
@@ -111,11 +115,16 @@ public final class BenchmarkRun {
   }
 
   private static PointLauncher launcherFor(RunOptions options) {
-    if (!ADAPTERS.contains(options.adapter())) {
-      throw new UsageException("unknown adapter '" + options.adapter() + "' (supported: local, slurm)");
-    }
+    // any adapter registered through ServiceLoader (META-INF/services/io.infx.fleet.spi.FleetAdapter)
+    io.infx.fleet.spi.FleetAdapters registered = io.infx.fleet.spi.FleetAdapters.load();
     AdapterOptions adapterOptions = AdapterOptions.of(options.adapterOptions());
-    adapterOptions.requireFor(options.adapter());
+    if (!options.adapter().equals(ROUTED)) {
+      if (!registered.ids().contains(options.adapter())) {
+        throw new UsageException("unknown adapter '" + options.adapter() + "' (registered: "
+            + String.join(", ", registered.ids()) + "; or " + ROUTED + ": routed by runner name)");
+      }
+      adapterOptions.requireFor(options.adapter());
+    }
     if (options.adapter().equals("slurm") && !options.simulator().equals(SimConfig.defaults())) {
       throw new UsageException("the slurm adapter runs the simulator with its defaults; simulator options "
           + "(--sim-option) work on the local adapter only");
@@ -379,7 +388,7 @@ public final class BenchmarkRun {
           toRun.remove(Integer.valueOf(c));
           listener.note("canary: " + plan.points().get(c).resultFilename() + " runs first, alone");
           runOne(c, timed);
-          if (outcomes[c].status() != PointOutcome.Status.SUCCEEDED) {
+          if (outcomes[c].status() == PointOutcome.Status.FAILED) {
             canaryFailed = true;
             listener.note("canary failed: the other " + toRun.size() + " point(s) are not run");
           }
@@ -486,6 +495,12 @@ public final class BenchmarkRun {
       if (!result.ok()) {
         return new PointOutcome(p, PointOutcome.Status.FAILED, result.failure(), Duration.between(start, Instant.now()));
       }
+      if (result.noResult().isPresent()) {
+        PointResult.NoResult nr = result.noResult().get();
+        return new PointOutcome(p, nr.kind() == PointResult.NoResult.Kind.SUBMITTED
+            ? PointOutcome.Status.SUBMITTED : PointOutcome.Status.DRY_RUN,
+            Optional.of(nr.detail()).filter(d -> !d.isBlank()), Duration.between(start, Instant.now()));
+      }
       if (result.aggregate().isEmpty()) {      // an eval-only point: its eval artifact is its result
         return new PointOutcome(p, PointOutcome.Status.SUCCEEDED, Optional.empty(), Duration.between(start, Instant.now()));
       }
@@ -513,6 +528,11 @@ public final class BenchmarkRun {
           return new PointOutcome(p, PointOutcome.Status.FAILED,
               Optional.of("repetition " + k + "/" + n + ": " + result.failure().orElse("")),
               Duration.between(start, Instant.now()));
+        }
+        if (result.noResult().isPresent()) {
+          return new PointOutcome(p, PointOutcome.Status.FAILED, Optional.of("repetition " + k + "/" + n
+              + ": the adapter ended it without a result (" + result.noResult().get().kind()
+              + "); --repeat needs measured repetitions"), Duration.between(start, Instant.now()));
         }
         reps.add(readJson(result.aggregate().get()));
       }
@@ -860,7 +880,8 @@ public final class BenchmarkRun {
         .metadata("server", serverDescription())
         .metadata("points", String.format(Locale.ROOT, "%d succeeded, %d resumed, %d failed, %d skipped",
             count(outcomes, PointOutcome.Status.SUCCEEDED), count(outcomes, PointOutcome.Status.RESUMED),
-            count(outcomes, PointOutcome.Status.FAILED), count(outcomes, PointOutcome.Status.SKIPPED)))
+            count(outcomes, PointOutcome.Status.FAILED), count(outcomes, PointOutcome.Status.SKIPPED))
+            + notMeasured(outcomes))
         .metadata("aggregates", layout.collectedFile().toString())
         .build();
     return report.writeTo(layout.dir());
@@ -873,6 +894,13 @@ public final class BenchmarkRun {
     }
     return options.recipeFile().map(f -> "real engines launched from recipes in " + f)
         .orElse("SIMULATED: infx's embedded simulator (infx-sim), not an inference engine");
+  }
+
+  /** {@code ", 2 submitted"} / {@code ", 1 dry run"} when an adapter ended points without a result. */
+  private static String notMeasured(List<PointOutcome> outcomes) {
+    long submitted = count(outcomes, PointOutcome.Status.SUBMITTED);
+    long dryRun = count(outcomes, PointOutcome.Status.DRY_RUN);
+    return (submitted > 0 ? ", " + submitted + " submitted" : "") + (dryRun > 0 ? ", " + dryRun + " dry run" : "");
   }
 
   private static long count(List<PointOutcome> outcomes, PointOutcome.Status s) {

@@ -14,8 +14,11 @@ import java.util.Optional;
  */
 public record PointOutcome(PlannedPoint point, Status status, Optional<String> message, Duration took) {
 
-  /** Final state of a point. */
-  public enum Status { SUCCEEDED, RESUMED, FAILED, SKIPPED }
+  /**
+   * Final state of a point. {@code SUBMITTED} and {@code DRY_RUN}: the adapter handed the point to a
+   * system that runs it later, or only showed what it would run — no result, and no failure.
+   */
+  public enum Status { SUCCEEDED, RESUMED, FAILED, SKIPPED, SUBMITTED, DRY_RUN }
 
   public PointOutcome {
     Objects.requireNonNull(point, "point");

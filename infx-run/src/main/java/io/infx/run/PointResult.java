@@ -13,8 +13,27 @@ import java.util.Optional;
  * @param failure what went wrong, as shown to a user, when it did not
  * @param eval the eval of an eval point (run-eval or eval-only row): its staged output and score
  *     gate; present on a failed gate too
+ * @param noResult set when the adapter ended the point without a result by design (submitted to a
+ *     system that runs it later, or a dry run): neither a measurement nor a failure
  */
-public record PointResult(Optional<Path> aggregate, Optional<String> failure, Optional<Eval> eval) {
+public record PointResult(Optional<Path> aggregate, Optional<String> failure, Optional<Eval> eval,
+    Optional<NoResult> noResult) {
+
+  /**
+   * A point the adapter ended without a result, on purpose.
+   *
+   * @param kind submitted or dry run
+   * @param detail the adapter's own words, e.g. a job or pipeline id; may be empty
+   */
+  public record NoResult(Kind kind, String detail) {
+    /** Why there is no result. */
+    public enum Kind { SUBMITTED, DRY_RUN }
+
+    public NoResult {
+      Objects.requireNonNull(kind, "kind");
+      Objects.requireNonNull(detail, "detail");
+    }
+  }
 
   /**
    * An eval point's eval: {@code meta_env.json}, {@code results*_conc<N>.json} and
@@ -32,7 +51,11 @@ public record PointResult(Optional<Path> aggregate, Optional<String> failure, Op
     Objects.requireNonNull(aggregate, "aggregate");
     Objects.requireNonNull(failure, "failure");
     Objects.requireNonNull(eval, "eval");
-    if (failure.isEmpty() && aggregate.isEmpty() && eval.isEmpty()) {
+    Objects.requireNonNull(noResult, "noResult");
+    if (noResult.isPresent() && (aggregate.isPresent() || failure.isPresent() || eval.isPresent())) {
+      throw new IllegalArgumentException("a point ended without a result has no aggregate, failure or eval");
+    }
+    if (failure.isEmpty() && aggregate.isEmpty() && eval.isEmpty() && noResult.isEmpty()) {
       throw new IllegalArgumentException("a successful point result has an aggregate or an eval");
     }
     if (failure.isPresent() && aggregate.isPresent()) {
@@ -40,8 +63,18 @@ public record PointResult(Optional<Path> aggregate, Optional<String> failure, Op
     }
   }
 
+  public PointResult(Optional<Path> aggregate, Optional<String> failure, Optional<Eval> eval) {
+    this(aggregate, failure, eval, Optional.empty());
+  }
+
   public PointResult(Optional<Path> aggregate, Optional<String> failure) {
     this(aggregate, failure, Optional.empty());
+  }
+
+  /** The adapter submitted the point or only showed it ({@code detail}: its words, e.g. a job id). */
+  public static PointResult endedWithoutResult(NoResult.Kind kind, String detail) {
+    return new PointResult(Optional.empty(), Optional.empty(), Optional.empty(),
+        Optional.of(new NoResult(kind, detail)));
   }
 
   public static PointResult succeeded(Path aggregate) {

@@ -38,9 +38,14 @@ public record RunOutcome(RunPlan plan, RunLayout layout, List<PointOutcome> poin
     return points.stream().filter(p -> p.status() == status).count();
   }
 
-  /** 0 when every launched point succeeded and at least one point has a result; 1 otherwise. */
+  /**
+   * 0 when no launched point failed and at least one point has a result or was handed over
+   * ({@link PointOutcome.Status#SUBMITTED submitted}, {@link PointOutcome.Status#DRY_RUN dry run});
+   * 1 otherwise.
+   */
   public int exitCode() {
-    boolean anyResult = points.stream().anyMatch(PointOutcome::hasResult);
+    boolean anyResult = points.stream().anyMatch(p -> p.hasResult()
+        || p.status() == PointOutcome.Status.SUBMITTED || p.status() == PointOutcome.Status.DRY_RUN);
     return count(PointOutcome.Status.FAILED) == 0 && anyResult ? 0 : 1;
   }
 }

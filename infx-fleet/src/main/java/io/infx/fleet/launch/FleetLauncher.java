@@ -212,8 +212,11 @@ public final class FleetLauncher {
     LaunchEnv env = EnvProjector.standard().project(b.row, b.runner, b.context);
     String rf = env.resultFilename();
     FleetAdapters adapters = b.adapters != null ? b.adapters : FleetAdapters.load();
-    FleetRouter router = b.inventory == null ? b.router
-        : FleetRouter.firstOf(io.infx.fleet.routing.ClusterLabelRouter.of(b.inventory), b.router);
+    // an adapter's own runner-name prefixes come before the configured table; a cluster record first
+    FleetRouter router = FleetRouter.firstOf(adapters.prefixRouter(), b.router);
+    if (b.inventory != null) {
+      router = FleetRouter.firstOf(io.infx.fleet.routing.ClusterLabelRouter.of(b.inventory), router);
+    }
     Optional<FleetBinding> binding = router.resolve(b.runner);
     FleetAdapter adapter;
     String rule;
@@ -293,7 +296,7 @@ public final class FleetLauncher {
       }
     }
     life.record(status.launcherExitCode());
-    if (!status.succeeded() && events.firstError().isEmpty()) {
+    if (!status.succeeded() && !status.state().endsWithoutResult() && events.firstError().isEmpty()) {
       FailureKind kind = switch (status.state()) {
         case TIMED_OUT -> FailureKind.TIMEOUT;
         case CANCELLED -> FailureKind.CANCELLED;
@@ -307,7 +310,9 @@ public final class FleetLauncher {
     Path raw = ws.resolve(rf + ".json");
     Optional<Path> rawFile = Optional.empty();
     Optional<Path> agg = Optional.empty();
-    if (status.succeeded() && b.row.isEvalOnly()) {
+    if (status.state().endsWithoutResult()) {
+      // submitted or dry run: the adapter says no result will appear here; nothing to verify
+    } else if (status.succeeded() && b.row.isEvalOnly()) {
       // an eval-only job writes no raw result: meta_env.json and the staged eval output instead
       if (!Files.isRegularFile(ws.resolve("meta_env.json"))) {
         events.fail("verify", FailureKind.RESULT, "meta_env.json was not written by the eval", 1);

@@ -33,13 +33,23 @@ public record LaunchResult(int exitCode, String resultFilename, LaunchEnv env, J
     Objects.requireNonNull(jobEvent, "jobEvent");
   }
 
+  /** True when nothing failed: measured, or {@link #endedWithoutResult() submitted / dry run}. */
   public boolean succeeded() {
     return exitCode == 0;
   }
 
   /**
+   * True when the adapter ended the launch without a result by design ({@link
+   * io.infx.fleet.spi.JobState#SUBMITTED} or {@link io.infx.fleet.spi.JobState#DRY_RUN}): no raw
+   * result and no aggregate, and no failure either.
+   */
+  public boolean endedWithoutResult() {
+    return exitCode == 0 && status.state().endsWithoutResult();
+  }
+
+  /**
    * The launch's outcome as {@code job_event.json} records it: {@code succeeded},
-   * {@code timed_out}, {@code cancelled} or {@code failed} — a job that ended SUCCEEDED whose
+   * {@code submitted}, {@code dry_run}, {@code timed_out}, {@code cancelled} or {@code failed} — a job that ended SUCCEEDED whose
    * result then failed verification or normalization is {@code failed}.
    */
   public String outcome() {
@@ -48,7 +58,11 @@ public record LaunchResult(int exitCode, String resultFilename, LaunchEnv env, J
 
   static String outcome(int exitCode, io.infx.fleet.spi.JobState state) {
     if (exitCode == 0) {
-      return "succeeded";
+      return switch (state) {
+        case SUBMITTED -> "submitted";
+        case DRY_RUN -> "dry_run";
+        default -> "succeeded";
+      };
     }
     return switch (state) {
       case TIMED_OUT -> "timed_out";

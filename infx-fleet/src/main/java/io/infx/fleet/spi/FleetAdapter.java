@@ -24,9 +24,21 @@ public interface FleetAdapter {
   String description();
 
   /**
+   * Runner-name prefixes (the text before the first {@code _}, {@link
+   * io.infx.fleet.RunnerName#fleetPrefix()}) this adapter claims: a runner such as {@code
+   * acme-h100_0} is routed to it when no {@code runners.yaml} cluster record routes it first.
+   * Default: none (the adapter is chosen by id only).
+   */
+  default java.util.Set<String> runnerPrefixes() {
+    return java.util.Set.of();
+  }
+
+  /**
    * Runs the point to its end (blocking).
    *
-   * @return the job's final status
+   * @return the job's final status; {@link JobStatus#submitted} or {@link JobStatus#dryRun} when
+   *     the adapter hands the job to a system that runs it later, or only shows what it would run —
+   *     the launch then ends without a result file and without failing for it
    * @throws io.infx.core.InfxException for problems that stop the launch before a job exists
    *     (bad options, no engine, scheduler refused); the launcher records them
    */

@@ -31,6 +31,19 @@ public record JobStatus(JobState state, String raw, OptionalInt exitCode, Option
     return new JobStatus(state, raw, OptionalInt.of(exitCode), Optional.empty(), false);
   }
 
+  /**
+   * A job handed to a system that runs it later ({@link JobState#SUBMITTED}), e.g. {@code
+   * submitted("pipeline 4711")}; the launch reports it as submitted, not as failed.
+   */
+  public static JobStatus submitted(String raw) {
+    return of(JobState.SUBMITTED, raw);
+  }
+
+  /** A launch that only showed what it would run ({@link JobState#DRY_RUN}); nothing ran. */
+  public static JobStatus dryRun(String raw) {
+    return of(JobState.DRY_RUN, raw);
+  }
+
   public JobStatus withNodes(String nodes) {
     return new JobStatus(state, raw, exitCode, Optional.ofNullable(nodes).filter(n -> !n.isBlank()), retriable);
   }
@@ -47,11 +60,12 @@ public record JobStatus(JobState state, String raw, OptionalInt exitCode, Option
   /**
    * The process exit status a launcher reports for this job: 0 on success, the workload's code
    * when it failed with one, 124 for a time-out (as GNU {@code timeout}), 130 for a cancellation
-   * (as SIGINT), 1 otherwise.
+   * (as SIGINT), 0 for {@link JobState#SUBMITTED} and {@link JobState#DRY_RUN} (nothing failed),
+   * 1 otherwise.
    */
   public int launcherExitCode() {
     return switch (state) {
-      case SUCCEEDED -> 0;
+      case SUCCEEDED, SUBMITTED, DRY_RUN -> 0;
       case TIMED_OUT -> 124;
       case CANCELLED -> 130;
       case FAILED -> exitCode.isPresent() && exitCode.getAsInt() != 0 ? exitCode.getAsInt() : 1;

@@ -116,7 +116,7 @@ public final class FleetPointLauncher implements PointLauncher {
         .runner(RunnerName.of(point.runner()))
         .workspace(workDir)
         .context(context)
-        .adapter(options.adapter())
+        .adapter(options.adapter().equals(io.infx.run.BenchmarkRun.ROUTED) ? null : options.adapter())
         .inventory(inventory())
         .options(AdapterOptions.of(options.adapterOptions()))
         .server(server)
@@ -136,6 +136,11 @@ public final class FleetPointLauncher implements PointLauncher {
     }
     String why = r.error().map(f -> f.stage() + ": " + f.message())
         .orElse("job ended " + r.status().state() + " (exit " + r.exitCode() + ")");
+    if (r.endedWithoutResult()) {
+      // the adapter submitted the point elsewhere or only showed it: said so, not a failure
+      return PointResult.endedWithoutResult(r.status().state() == io.infx.fleet.spi.JobState.SUBMITTED
+          ? PointResult.NoResult.Kind.SUBMITTED : PointResult.NoResult.Kind.DRY_RUN, r.status().raw());
+    }
     boolean evalOnly = point.row().evalOnly();
     boolean evalPoint = evalOnly || "true".equals(point.env().get(io.infx.core.launch.LaunchVariable.RUN_EVAL.name()).orElse("false"));
     if (!evalPoint) {

@@ -1,0 +1,91 @@
+package io.infx.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.infx.core.json.Json;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 18 item 6: {@code infx run} launches on adapters registered only through ServiceLoader
+ * (the test plugins in {@code io.infx.cli.plugin}, listed in this module's test
+ * {@code META-INF/services}), routed by their runner-name prefix, and shows a submitted or
+ * dry-run point as such — not as a failure for a missing result file.
+ */
+class RunPluginAdapterTest {
+
+  @TempDir Path tmp;
+  private final CliHarness cli = new CliHarness();
+  private Path cfg;
+
+  @BeforeEach
+  void config() throws Exception {
+    cfg = tmp.resolve("tiny.yaml");
+    Files.writeString(cfg, """
+        tiny:
+          image: img:1
+          model: org/tiny
+          model-prefix: tiny
+          precision: fp8
+          framework: sglang
+          runner: h200
+          multinode: false
+          scenarios:
+            fixed-seq-len:
+            - isl: 128
+              osl: 8
+              search-space:
+              - { tp: 1, conc-list: [1, 2] }
+        """);
+    Files.writeString(tmp.resolve("runners.yaml"), """
+        labels:
+          h200: [h200-x_0]
+          cluster:h200-x: [h200-x_0]
+        clusters:
+          h200-x: {gpus-per-node: 8, arch: x86_64, scheduler: slurm, slurm: {partition: p, exclusive: false}}
+        """);
+  }
+
+  @Test
+  void aPluginAdapterIsChosenByItsRunnerNamePrefix() throws Exception {
+    Path dir = tmp.resolve("out");
+    int rc = cli.run("run", cfg.toString(), "--adapter", "auto", "--runner", "dryrun_0", "--out", dir.toString());
+
+    assertThat(rc).as(cli.err()).isZero();
+    assertThat(cli.out()).contains("2 points: 0 succeeded, 0 resumed, 0 failed, 0 skipped, 2 dry run")
+        .contains("  dry run  tiny_128_8_fp8_sglang_tp1-pp1-dcp1-pcp1-ep1-dpafalse_disagg-false_spec-none_conc1_dryrun_0: "
+            + "would run tiny_128_8_fp8_sglang_tp1-pp1-dcp1-pcp1-ep1-dpafalse_disagg-false_spec-none_conc1_dryrun_0 on dryrun_0")
+        .doesNotContain("failed  ");
+    assertThat(cli.err()).contains("dry run (would run").doesNotContain("FAILED");
+
+    Path point = dir.resolve("points").resolve(
+        "tiny_128_8_fp8_sglang_tp1-pp1-dcp1-pcp1-ep1-dpafalse_disagg-false_spec-none_conc1_dryrun_0");
+    JsonNode event = Json.mapper().readTree(Files.readAllBytes(point.resolve("job_event.json")));
+    assertThat(event.toString()).contains("\"adapter\":\"dryrun\"").contains("\"routing\":\"prefix dryrun\"")
+        .contains("\"dry_run\"");
+    JsonNode runFile = Json.mapper().readTree(Files.readAllBytes(dir.resolve("run.json")));
+    assertThat(runFile.path("points").get(0).path("status").asText()).isEqualTo("dry_run");
+  }
+
+  @Test
+  void aSubmitOnlyPluginNamedByIdEndsSubmittedNotFailed() {
+    int rc = cli.run("run", cfg.toString(), "--adapter", "submit-only", "--conc", "1", "--config-keys", "tiny",
+        "--out", tmp.resolve("out").toString());
+
+    assertThat(rc).as(cli.err()).isZero();
+    assertThat(cli.out()).contains("1 point: 0 succeeded, 0 resumed, 0 failed, 0 skipped, 1 submitted")
+        .contains("  submitted  tiny_128_8_fp8_sglang_tp1-pp1-dcp1-pcp1-ep1-dpafalse_disagg-false_spec-none_conc1_h200-x_0: ticket ")
+        .doesNotContain("SUCCEEDED (exit 1)");
+  }
+
+  @Test
+  void anUnknownAdapterNamesEveryRegisteredOne() {
+    assertThat(cli.run("run", cfg.toString(), "--adapter", "k8s")).isEqualTo(2);
+    assertThat(cli.err()).contains("unknown adapter 'k8s' (registered: container, dryrun, local, slurm, submit-only; "
+        + "or auto: routed by runner name)");
+  }
+}
