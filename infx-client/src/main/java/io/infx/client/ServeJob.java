@@ -292,9 +292,26 @@ public abstract class ServeJob {
               + " the reference); " + datasetName() + " prompts are sent as they are");
         }
       }
+      // what the server counts on top of a prompt (BOS, its chat template), asked at start-up
+      PromptFramingProbe.Framing framing = PromptFramingProbe.probe(base(), apiKey(),
+          servedModelName().orElse(model()));
+      boolean chatApi = backend().api() == Backend.Api.CHAT;
+      boolean random = datasetName().equals("random");
+      // on Completions a random prompt's length counts the server's special tokens, so the
+      // server counts exactly --random-input-len (the reference builds the full length and the
+      // server adds its BOS on top)
+      int serverAdded = !chatApi && random ? framing.specialTokens().orElse(0) : 0;
+      java.util.OptionalInt expectedFraming = chatApi ? framing.chatTokens()
+          : serverAdded > 0 ? java.util.OptionalInt.of(0) : framing.specialTokens();
+      if (framing.specialTokens().isPresent() || framing.chatTokens().isPresent()) {
+        err.println("infx: server framing (" + framing.source() + "): "
+            + (chatApi ? framing.chatTokens().orElse(-1) + " chat-template token(s) per request"
+                : framing.specialTokens().orElse(0) + " special token(s) per prompt"
+                    + (serverAdded > 0 ? ", counted in --random-input-len" : "")));
+      }
       List<Prompt> prompts = switch (datasetName()) {
         case "random" -> RandomDataset.generate(t, randomInputLen(), randomOutputLen(),
-            randomRangeRatio(), randomPrefixLen(), numPrompts(), seed(), template);
+            randomRangeRatio(), randomPrefixLen(), numPrompts(), seed(), template, serverAdded);
         case "jsonl" -> JsonlDataset.read(datasetPath().orElseThrow(() ->
             new UsageException("--dataset-name jsonl needs --dataset-path FILE")), t,
             randomOutputLen(), numPrompts());
@@ -312,6 +329,7 @@ public abstract class ServeJob {
       ServeBenchmark bench = ServeBenchmark.builder()
           .client(co.build()).backend(backend()).endpoint(endpoint)
           .model(servedModelName().orElse(model())).prompts(prompts).load(load)
+          .expectedFraming(expectedFraming)
           .warmups(numWarmups()).body(body()).seed(seed()).profile(profile())
           .stop(stop()).stopGrace(stopGrace())
           .progress(Optional.ofNullable(bar == null ? null : (ServeBenchmark.ProgressListener) bar::update))
@@ -342,6 +360,7 @@ public abstract class ServeJob {
           workload.put("random_output_len", randomOutputLen());
           workload.put("random_range_ratio", randomRangeRatio());
           workload.put("random_prefix_len", randomPrefixLen());
+          workload.put("random_input_len_server_special_tokens", serverAdded);
         } else {
           workload.put("dataset_path", datasetPath().map(Path::toString).orElse(""));
         }
@@ -350,7 +369,10 @@ public abstract class ServeJob {
           workload.put("chat_template", template.description());
         }
         workload.put("tokenizer", t.id());
-        workload.put("token_count_note", "input_lens from the client tokenizer; output from usage");
+        workload.put("token_count_note", serverAdded > 0
+            ? "input_lens from the client tokenizer plus the server's " + serverAdded
+                + " special token(s); output from usage"
+            : "input_lens from the client tokenizer; output from usage");
         Map<String, Object> raw = RawResult.build(run, m, metrics(), new RawResult.Context(
             model(), tokenizer().orElse(model()), metadata(), saveDetailed(), workload,
             Optional.of(server)));
