@@ -72,7 +72,7 @@ public final class InputLengthCheck {
    * @param client the client's prompt lengths (tokens), one per request with usage
    * @param server the server's {@code usage.prompt_tokens}, aligned with {@code client}
    */
-  public static InputLengthCheck judge(Backend.Api api, int[] client, int[] server) {
+  public static InputLengthCheck judge(ServingBackend.Api api, int[] client, int[] server) {
     return judge(api, client, server, java.util.OptionalInt.empty());
   }
 
@@ -84,7 +84,7 @@ public final class InputLengthCheck {
    * @param server the server's {@code usage.prompt_tokens}, aligned with {@code client}
    * @param knownFraming tokens the server counts on top of every client length, when measured
    */
-  public static InputLengthCheck judge(Backend.Api api, int[] client, int[] server,
+  public static InputLengthCheck judge(ServingBackend.Api api, int[] client, int[] server,
       java.util.OptionalInt knownFraming) {
     int n = client.length;
     if (n == 0) {
@@ -98,10 +98,10 @@ public final class InputLengthCheck {
     int[] sorted = diff.clone();
     Arrays.sort(sorted);
     int median = sorted[(n - 1) / 2];
-    int allowance = api == Backend.Api.CHAT ? CHAT_FRAMING : COMPLETIONS_FRAMING;
+    int allowance = api == ServingBackend.Api.CHAT ? CHAT_FRAMING : COMPLETIONS_FRAMING;
     int framing = knownFraming.isPresent() ? knownFraming.getAsInt()
         : median >= 0 && median <= allowance ? median : 0;
-    int edge = api == Backend.Api.CHAT ? CHAT_EDGE_TOKENS : 0;
+    int edge = api == ServingBackend.Api.CHAT ? CHAT_EDGE_TOKENS : 0;
     double[] dev = new double[n];
     int deviating = 0;
     for (int i = 0; i < n; i++) {

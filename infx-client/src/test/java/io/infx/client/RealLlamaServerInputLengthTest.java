@@ -83,7 +83,7 @@ class RealLlamaServerInputLengthTest {
     }
   }
 
-  private ServeResult run(Backend backend, List<Prompt> prompts, OptionalInt framing) {
+  private ServeResult run(ServingBackend backend, List<Prompt> prompts, OptionalInt framing) {
     return ServeBenchmark.builder()
         .client(ClientOptions.builder().baseUri(uri)
             .deadlines(Deadlines.all(Duration.ofSeconds(120))).build())
@@ -111,7 +111,7 @@ class RealLlamaServerInputLengthTest {
       // range ratio 0.5: lengths vary per request, each must still be hit exactly
       List<Prompt> prompts = RandomDataset.generate(tokenizer, isl, 4, 0.5, 0, 16, isl, null,
           special);
-      ServeResult r = run(Backend.VLLM, prompts, OptionalInt.of(0));
+      ServeResult r = run(ServingBackend.VLLM, prompts, OptionalInt.of(0));
       ServeMetrics m = r.metrics(MetricOptions.defaults());
       assertThat(m.failed()).as("ISL %d: %s", isl, m.firstFailures()).isZero();
       assertThat(r.sentRecords()).hasSize(16).allSatisfy(rec -> {
@@ -122,7 +122,7 @@ class RealLlamaServerInputLengthTest {
       // range ratio 1: every request is the requested ISL itself
       List<Prompt> fixed = RandomDataset.generate(tokenizer, isl, 4, 1.0, 0, 8, isl + 1, null,
           special);
-      ServeResult rf = run(Backend.VLLM, fixed, OptionalInt.of(0));
+      ServeResult rf = run(ServingBackend.VLLM, fixed, OptionalInt.of(0));
       assertThat(rf.sentRecords()).hasSize(8).allSatisfy(rec ->
           assertThat(rec.usagePromptTokens()).as("ISL %d fixed", isl).hasValue(isl));
       assertThat(rf.metrics(MetricOptions.defaults()).inputLengthCheck().maxDeviation()).isZero();
@@ -133,7 +133,7 @@ class RealLlamaServerInputLengthTest {
   void withoutCountingTheBosEveryPromptIsOneTokenLongerOnTheServer() {
     // the reference's construction (what infx did before): the server's BOS comes on top
     List<Prompt> prompts = RandomDataset.generate(tokenizer, 256, 4, 1.0, 0, 8, 3);
-    ServeResult r = run(Backend.VLLM, prompts, OptionalInt.empty());
+    ServeResult r = run(ServingBackend.VLLM, prompts, OptionalInt.empty());
     assertThat(r.sentRecords()).allSatisfy(rec ->
         assertThat(rec.usagePromptTokens()).hasValue(257));
   }
@@ -144,7 +144,7 @@ class RealLlamaServerInputLengthTest {
     // at ISL 64 a message meeting the template 1-2 tokens differently is a 2-3 % difference
     for (int isl : new int[] {64, 256}) {
       List<Prompt> prompts = RandomDataset.generate(tokenizer, isl, 4, 0.8, 0, 12, isl);
-      ServeResult r = run(Backend.OPENAI_CHAT, prompts, f.chatTokens());
+      ServeResult r = run(ServingBackend.OPENAI_CHAT, prompts, f.chatTokens());
       ServeMetrics m = r.metrics(MetricOptions.defaults());
       assertThat(m.failed()).as("%s", m.firstFailures()).isZero();
       InputLengthCheck ic = m.inputLengthCheck();
