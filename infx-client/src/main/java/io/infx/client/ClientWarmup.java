@@ -88,7 +88,35 @@ final class ClientWarmup {
       }
       Result r = warm(options, api, requests, concurrency, budget, t0);
       doneInThisJvm += r.requests();
-      return r;
+      awaitQuietJit(Duration.ofSeconds(5));
+      return new Result(r.requests(), r.failed(), Duration.ofNanos(System.nanoTime() - t0));
+    }
+  }
+
+  /**
+   * Waits (at most {@code max}) until the JIT compiler has been idle for 150 ms. The warm-up
+   * queues hundreds of compilations; on a 2-core machine shared with the server, compiler threads
+   * still busy when the run starts took CPU from llama-server (its prompt time for the first
+   * requests rose several-fold).
+   */
+  static void awaitQuietJit(Duration max) {
+    java.lang.management.CompilationMXBean jit =
+        java.lang.management.ManagementFactory.getCompilationMXBean();
+    if (jit == null || !jit.isCompilationTimeMonitoringSupported()) {
+      return;
+    }
+    long end = System.nanoTime() + max.toNanos();
+    long last = jit.getTotalCompilationTime();
+    int quiet = 0;
+    try {
+      while (quiet < 3 && System.nanoTime() < end) {
+        Thread.sleep(50);
+        long now = jit.getTotalCompilationTime();
+        quiet = now == last ? quiet + 1 : 0;
+        last = now;
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 
