@@ -61,10 +61,10 @@ public final class AgenticAggregateCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     Map<String, String> env = envFile == null ? System.getenv() : readEnvFile(envFile);
-    Path dir = resultDir != null ? resultDir : Path.of(env.getOrDefault("RESULT_DIR", "results"));
+    Path dir = resultDir != null ? resultDir : Path.of(env.getOrDefault(io.infx.core.launch.LaunchVariable.RESULT_DIR.name(), "results"));
     Path target = out;
     if (target == null) {
-      String name = env.getOrDefault("RESULT_FILENAME", "");
+      String name = env.getOrDefault(io.infx.core.launch.LaunchVariable.RESULT_FILENAME.name(), "");
       if (name.isEmpty()) {
         throw new InfxException("agentic-aggregate", "RESULT_FILENAME env var not set (or pass --out FILE)");
       }

@@ -60,6 +60,7 @@ public final class RequestRecord {
   private final long bodyStartNanos;
   private final long requestWrittenNanos;
   private final long firstByteNanos;
+  private final PerTokenItl.Attribution itlAttribution;
 
   RequestRecord(Builder b) {
     this.index = b.index;
@@ -89,6 +90,39 @@ public final class RequestRecord {
     this.bodyStartNanos = b.bodyStartNanos;
     this.requestWrittenNanos = b.requestWrittenNanos;
     this.firstByteNanos = b.firstByteNanos;
+    if (b.itlAttribution != null && b.itlAttribution.tokensPerChunk() != null
+        && b.itlAttribution.tokensPerChunk().length != tokenChunkNanos.length) {
+      throw new IllegalArgumentException("token counts for " + b.itlAttribution.tokensPerChunk().length
+          + " chunks but " + tokenChunkNanos.length + " token chunks");
+    }
+    this.itlAttribution = b.itlAttribution != null ? b.itlAttribution
+        : PerTokenItl.attribute(tokenChunkNanos.length, tokenChunkCumTokens,
+            outputTokenSource == TokenSource.USAGE ? outputTokens : -1, null, null);
+  }
+
+  /**
+   * How this request's tokens were attributed to its token chunks for per-token ITL (see
+   * {@link PerTokenItl}); {@link ItlPolicy#PER_CHUNK} for a request without token chunks.
+   */
+  public ItlPolicy itlPolicy() {
+    return itlAttribution.policy();
+  }
+
+  /**
+   * Tokens carried by each token chunk (length {@link #tokenChunks()}), by {@link #itlPolicy()};
+   * empty under {@link ItlPolicy#PER_CHUNK}.
+   */
+  public Optional<int[]> tokensPerChunk() {
+    int[] k = itlAttribution.tokensPerChunk();
+    return k == null ? Optional.empty() : Optional.of(k.clone());
+  }
+
+  /**
+   * Appends this request's per-token ITL entries (seconds) to {@code out}: see
+   * {@link PerTokenItl#entries}.
+   */
+  public void perTokenItl(java.util.function.DoubleConsumer out) {
+    PerTokenItl.entries(tokenChunkNanos, itlAttribution.tokensPerChunk(), out);
   }
 
   /**
@@ -322,6 +356,16 @@ public final class RequestRecord {
     long bodyStartNanos = NONE;
     long requestWrittenNanos = NONE;
     long firstByteNanos = NONE;
+    PerTokenItl.Attribution itlAttribution;
+
+    /**
+     * How the tokens were attributed to the token chunks; by default derived from the continuous
+     * usage and the usage total alone (no tokenizer).
+     */
+    public Builder itlAttribution(PerTokenItl.Attribution v) {
+      itlAttribution = v;
+      return this;
+    }
 
     public Builder resends(int v) {
       resends = v;

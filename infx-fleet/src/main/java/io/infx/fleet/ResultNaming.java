@@ -65,11 +65,14 @@ public final class ResultNaming {
   }
 
   private static void role(StringBuilder sb, Map<String, String> env, String role) {
-    String p = role.toUpperCase(java.util.Locale.ROOT) + "_";
-    sb.append(role).append("-tp").append(env.get(p + "TP")).append("-pp").append(env.get(p + "PP_SIZE"))
-        .append("-dcp").append(env.get(p + "DCP_SIZE")).append("-pcp").append(env.get(p + "PCP_SIZE"))
-        .append("-ep").append(env.get(p + "EP")).append("-dp").append(env.get(p + "DP_ATTN"))
-        .append("-nw").append(env.get(p + "NUM_WORKERS"));
+    boolean prefill = role.equals("prefill");
+    sb.append(role).append("-tp").append(env.get((prefill ? PREFILL_TP : DECODE_TP).name()))
+        .append("-pp").append(env.get((prefill ? PREFILL_PP_SIZE : DECODE_PP_SIZE).name()))
+        .append("-dcp").append(env.get((prefill ? PREFILL_DCP_SIZE : DECODE_DCP_SIZE).name()))
+        .append("-pcp").append(env.get((prefill ? PREFILL_PCP_SIZE : DECODE_PCP_SIZE).name()))
+        .append("-ep").append(env.get((prefill ? PREFILL_EP : DECODE_EP).name()))
+        .append("-dp").append(env.get((prefill ? PREFILL_DP_ATTN : DECODE_DP_ATTN).name()))
+        .append("-nw").append(env.get((prefill ? PREFILL_NUM_WORKERS : DECODE_NUM_WORKERS).name()));
   }
 
   /**
