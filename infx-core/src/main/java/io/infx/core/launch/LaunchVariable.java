@@ -73,7 +73,31 @@ public enum LaunchVariable {
   KV_OFFLOAD_BACKEND_METADATA(Type.JSON, "/kv-offload-backend", ""),
   TOTAL_CPU_DRAM_GB(Type.INT, "/total-cpu-dram-gb", "0"),
   REQUIRE_POWER(Type.FLAG, "/require-power", "0"),
-  HF_TOKEN(Type.TEXT, "", null, true);
+  RUN_EVAL(Type.BOOL, "/run-eval", "false"),
+  EVAL_ONLY(Type.BOOL, "/eval-only", "false"),
+  /** Multi-node eval-only jobs: {@code eval-conc}, or every {@code conc} when {@code eval-all-concs}. */
+  EVAL_CONC(Type.INT_LIST, "/eval-conc", ""),
+  EVAL_LIMIT(Type.TEXT, "", ""),
+  SCENARIO_TYPE(Type.TEXT, "/scenario-type", "fixed-seq-len"),
+  SCENARIO_SUBDIR(Type.TEXT, "", "fixed_seq_len/"),
+  IS_AGENTIC(Type.FLAG, "", "0"),
+  /** AgentX replay duration, seconds. */
+  DURATION(Type.INT, "/duration", "3600"),
+  AIPERF_EXPERIMENTAL_FAST(Type.FLAG, "", "0"),
+  SWEBENCH_GEN_MODE(Type.TEXT, "", "agentic"),
+  POWER_PRODUCER_SHA(Type.TEXT, "", ""),
+  // Constants of the reference's workflow templates.
+  RANDOM_RANGE_RATIO(Type.TEXT, "", "0.8"),
+  HF_HUB_CACHE(Type.TEXT, "", "/mnt/hf_hub_cache/"),
+  AIPERF_FAILED_REQUEST_THRESHOLD(Type.TEXT, "", "0.10"),
+  RESULT_DIR(Type.TEXT, "", "/workspace/results"),
+  PYTHONDONTWRITEBYTECODE(Type.FLAG, "", "1"),
+  PYTHONPYCACHEPREFIX(Type.TEXT, "", null),
+  SWEBENCH_USE_MODAL(Type.BOOL, "", "true"),
+  SALLOC_EXCLUDE(Type.TEXT, "", ""),
+  HF_TOKEN(Type.TEXT, "", null, true),
+  MODAL_TOKEN_ID(Type.TEXT, "", null, true),
+  MODAL_TOKEN_SECRET(Type.TEXT, "", null, true);
 
   /** How a value is written and read. */
   public enum Type {

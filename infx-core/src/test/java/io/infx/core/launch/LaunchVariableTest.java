@@ -42,7 +42,7 @@ class LaunchVariableTest {
     assertThat(LaunchVariable.PP_SIZE.launcherDefault()).contains("1");
     assertThat(LaunchVariable.HF_TOKEN.secret()).isTrue();
     assertThat(Arrays.stream(LaunchVariable.values()).filter(LaunchVariable::secret))
-        .containsExactly(LaunchVariable.HF_TOKEN);
+        .containsExactly(LaunchVariable.HF_TOKEN, LaunchVariable.MODAL_TOKEN_ID, LaunchVariable.MODAL_TOKEN_SECRET);
     // the two worker sides declare the same fields, in the same order
     assertThat(LaunchVariable.role("PREFILL")).extracting(v -> v.name().substring("PREFILL_".length()))
         .containsExactlyElementsOf(LaunchVariable.role("DECODE").stream()

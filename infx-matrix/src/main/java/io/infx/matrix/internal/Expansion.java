@@ -359,7 +359,7 @@ public final class Expansion {
         if (multinode) {
           nodeCount(row, (MultiNodeEntry) entry, where);
         }
-        RowSchema.validate(row, multinode ? io.infx.matrix.RowKind.MULTI_NODE : io.infx.matrix.RowKind.SINGLE_NODE);
+        RowRules.validate(row, multinode ? io.infx.matrix.RowKind.MULTI_NODE : io.infx.matrix.RowKind.SINGLE_NODE);
         out.add(row);
       }
     }
@@ -455,7 +455,7 @@ public final class Expansion {
       if (multinode) {
         nodeCount(row, entry, where);
       }
-      RowSchema.validate(row, multinode ? io.infx.matrix.RowKind.MULTI_NODE_AGENTIC
+      RowRules.validate(row, multinode ? io.infx.matrix.RowKind.MULTI_NODE_AGENTIC
           : io.infx.matrix.RowKind.SINGLE_NODE_AGENTIC);
       out.add(row);
     }
