@@ -9,7 +9,7 @@ import java.nio.file.Path;
 var out = new PrintWriter(System.out, true);
 try (var sim = SimServer.start(SimConfig.defaults())) {
   var outcome = ServeJob.builder()
-      .backend(Backend.parse("vllm")).baseUrl(sim.baseUri()).model("infx/sim-model").tokenizer("builtin")
+      .backend(ServingBackend.parse("vllm")).baseUrl(sim.baseUri()).model("infx/sim-model").tokenizer("builtin")
       .randomInputLen(512).randomOutputLen(64).randomRangeRatio(0.8)
       .numPrompts(40).numWarmups(8).maxConcurrency(4)
       .body(BodyOptions.builder().ignoreEos(true).build())

@@ -1,6 +1,6 @@
 package io.infx.examples;
 
-import io.infx.client.Backend;
+import io.infx.client.ServingBackend;
 import io.infx.client.BodyOptions;
 import io.infx.client.ServeJob;
 import io.infx.client.sim.SimConfig;
@@ -37,7 +37,7 @@ public final class BenchmarkOnSimulator {
     SimConfig sim = SimConfig.builder().decodeStepBase(Duration.ofMillis(2)).build();
     try (SimServer server = SimServer.start(sim)) {
       ServeJob.Outcome run = ServeJob.builder()
-          .backend(Backend.parse("vllm"))
+          .backend(ServingBackend.parse("vllm"))
           .baseUrl(server.baseUri())
           .model("infx/sim-model")
           .tokenizer("builtin")

@@ -30,10 +30,16 @@ import picocli.CommandLine.Spec;
         "Aggregate an AgentX replay's exports (aiperf_artifacts/profile_export.jsonl, "
             + "profile_export_aiperf.json, server_metrics_export.json, server logs) into the "
             + "bmk_agentic aggregate JSON.",
-        "Reads the run identity from the environment like the reference: MODEL, FRAMEWORK, TP, "
-            + "EP_SIZE, CONC, KV_OFFLOADING (required), PP_SIZE, ... ; RESULT_DIR (default "
-            + "'results'), RESULT_FILENAME and AGENTIC_OUTPUT_DIR (default '.') name the output "
-            + "'<AGENTIC_OUTPUT_DIR>/<RESULT_FILENAME>.json' unless --out is given.",
+        "Reads the run identity from the environment like the reference. Required (unset or empty "
+            + "fails, naming each, and nothing is written): MODEL, FRAMEWORK, CONC (users, >= 1), "
+            + "KV_OFFLOADING, and TP on one node or PREFILL_NUM_WORKERS, PREFILL_TP, "
+            + "DECODE_NUM_WORKERS, DECODE_TP with IS_MULTINODE=true. Optional, with the reference's "
+            + "defaults: RUNNER_TYPE, IMAGE, MODEL_PREFIX, PRECISION (empty), SPEC_DECODING (none), "
+            + "EP_SIZE, PP_SIZE, DCP_SIZE, PCP_SIZE (1), DP_ATTENTION (false), KV_OFFLOAD_BACKEND[_METADATA], "
+            + "TOTAL_CPU_DRAM_GB (0), ROUTER_METADATA, KV_P2P_TRANSFER.",
+        "RESULT_DIR (default 'results'), RESULT_FILENAME and AGENTIC_OUTPUT_DIR (default '.') name "
+            + "the output '<AGENTIC_OUTPUT_DIR>/<RESULT_FILENAME>.json' unless --out is given.",
+        "The replay's validity stamp (submission_valid and its reasons) is carried into the aggregate.",
         "The summary goes to stderr; stdout carries the aggregate only with --out -."})
 public final class AgenticAggregateCommand implements Callable<Integer> {
 
@@ -79,6 +85,9 @@ public final class AgenticAggregateCommand implements Callable<Integer> {
         + acc.path("records_error_dropped").asLong() + " error dropped)");
     agg.totalTokensPerSecondPerGpu().ifPresent(t ->
         err.println("  Throughput per GPU: " + Math.round(t) + " tok/s"));
+    if (agg.submissionValid().filter(valid -> !valid).isPresent()) {
+      err.println("  Not a valid submission: " + String.join(", ", agg.submissionInvalidReasons()));
+    }
     return 0;
   }
 

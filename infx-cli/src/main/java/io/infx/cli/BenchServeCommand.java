@@ -1,6 +1,6 @@
 package io.infx.cli;
 
-import io.infx.client.Backend;
+import io.infx.client.ServingBackend;
 import io.infx.client.BodyOptions;
 import io.infx.client.Deadlines;
 import io.infx.client.ImmutableBodyOptions;
@@ -116,6 +116,12 @@ public final class BenchServeCommand implements Callable<Integer> {
 
   @Option(names = "--num-warmups", defaultValue = "0") int numWarmups;
 
+  @Option(names = "--client-warmup", paramLabel = "N", defaultValue = "2000",
+      description = "infx extension: requests the client sends to an in-process canned SSE server"
+          + " before the run (never to the benchmarked server), so the JVM's per-request code is"
+          + " compiled before the first measured request; at most 5 s; 0 = off (default: 2000).")
+  int clientWarmup;
+
   @Option(names = "--ignore-eos") boolean ignoreEos;
 
   @Option(names = "--best-of", defaultValue = "1") int bestOf;
@@ -199,11 +205,12 @@ public final class BenchServeCommand implements Callable<Integer> {
       body.logprobs(logprobs);
     }
     ImmutableServeJob.Builder job = ServeJob.builder()
-        .backend(Backend.parse(backend)).host(host).port(port).model(model)
+        .backend(ServingBackend.parse(backend)).host(host).port(port).model(model)
         .datasetName(datasetName).numPrompts(numPrompts).randomInputLen(randomInputLen)
         .randomOutputLen(randomOutputLen).randomRangeRatio(randomRangeRatio)
         .randomPrefixLen(randomPrefixLen).seed(seed).useChatTemplate(useChatTemplate).dsv4(dsv4).requestRate(parseRate(requestRate))
         .burstiness(burstiness).constantArrivals(parseArrivals(arrivals)).numWarmups(numWarmups)
+        .clientWarmup(clientWarmup)
         .body(body.build()).metrics(metricOptions()).saveResult(saveResult)
         .saveDetailed(saveDetailed).metadata(parseMetadata(metadata)).http2(http2)
         .connectionReuse(parseConnectionReuse(connectionReuse))

@@ -118,6 +118,52 @@ class AgentxCliTest {
     assertThat(cli.err()).contains("RESULT_FILENAME env var not set");
   }
 
+  @Test
+  void aggregateRefusesMissingRequiredVariablesAndWritesNothing() throws Exception {
+    Path results = tmp.resolve("results/aiperf_artifacts");
+    Files.createDirectories(results);
+    Files.writeString(results.resolve("profile_export.jsonl"), "{\"metadata\":{\"benchmark_phase\":\"profiling\","
+        + "\"request_start_ns\":1000000000,\"request_end_ns\":2000000000},\"metrics\":{\"request_latency\":"
+        + "{\"value\":1000}},\"error\":null}\n");
+    Path env = tmp.resolve("env");
+    // before: model "" and conc 0 written, exit 0
+    Files.writeString(env, "KV_OFFLOADING=none\nRESULT_FILENAME=point\nAGENTIC_OUTPUT_DIR=" + tmp + "\n");
+    assertThat(run("results", "agentic-aggregate", "--env-file", env.toString(),
+        "--result-dir", tmp.resolve("results").toString())).isEqualTo(1);
+    assertThat(cli.err()).contains("Missing required environment variables: MODEL, FRAMEWORK, CONC, TP")
+        .doesNotContain("\tat ");
+    assertThat(tmp.resolve("point.json")).doesNotExist();
+    try (Stream<Path> left = Files.list(tmp)) {
+      assertThat(left.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder("results", "env");
+    }
+  }
+
+  @Test
+  void validateFailsARunStampedInvalidAndTheAggregateCarriesTheStamp() throws Exception {
+    Path art = tmp.resolve("results/aiperf_artifacts");
+    Files.createDirectories(art);
+    Files.writeString(art.resolve("profile_export.jsonl"), "{\"metadata\":{\"benchmark_phase\":\"profiling\","
+        + "\"request_start_ns\":1000000000,\"request_end_ns\":2000000000},\"metrics\":{\"request_latency\":"
+        + "{\"value\":1000}},\"error\":null}\n");
+    Files.writeString(art.resolve("profile_export_aiperf.json"), "{\"request_count\":{\"avg\":1},"
+        + "\"error_request_count\":{\"avg\":0},\"metadata\":{\"submission_valid\":false,"
+        + "\"submission_invalid_reasons\":[\"insufficient_profile_metric_coverage\"]}}");
+    assertThat(run("results", "agentic-validate", art.toString(), "--failed-request-threshold", "0.10")).isEqualTo(1);
+    assertThat(cli.out()).isEmpty();
+    assertThat(cli.err()).contains("ERROR: aiperf run is not a valid submission")
+        .contains("(insufficient_profile_metric_coverage)");
+
+    Path env = tmp.resolve("env");
+    Files.writeString(env, "MODEL=m\nFRAMEWORK=vllm\nCONC=1\nTP=1\nKV_OFFLOADING=none\nHF_HUB_CACHE="
+        + tmp.resolve("no-hf") + "\n");
+    assertThat(run("results", "agentic-aggregate", "--env-file", env.toString(), "--result-dir",
+        tmp.resolve("results").toString(), "--out", "-")).as(cli.err()).isZero();
+    JsonNode agg = JSON.readTree(cli.out());
+    assertThat(agg.get("submission_valid").booleanValue()).isFalse();
+    assertThat(agg.get("submission_invalid_reasons").get(0).asText()).isEqualTo("insufficient_profile_metric_coverage");
+    assertThat(cli.err()).contains("Not a valid submission: insufficient_profile_metric_coverage");
+  }
+
   /** Structural equality, numbers within 1e-9 (the conformance README's comparison). */
   private static boolean sameJson(JsonNode e, JsonNode a) {
     if (e.isNumber() && a.isNumber()) {

@@ -49,9 +49,15 @@ class BenchAgenticCommandTest {
       assertThat(agg.at("/server_metrics/cache/gpu_cache_hit_rate").asDouble()).isPositive();
       assertThat(agg.at("/request_metrics/cache/theoretical_cache_hit_rate").asDouble()).isBetween(0.3, 1.0);
       assertThat(agg.at("/request_metrics/throughput/per_gpu/total_tput_tps").asDouble()).isPositive();
+      // a 2 s window is no submission: the stamp reaches the aggregate and fails the gate
+      assertThat(agg.get("submission_valid").booleanValue()).isFalse();
+      assertThat(agg.get("submission_invalid_reasons").toString()).contains("unsafe_override");
 
       assertThat(run("results", "agentic-validate", results.resolve("aiperf_artifacts").toString(),
-          "--failed-request-threshold", "0.10")).isZero();
+          "--failed-request-threshold", "0.10")).isEqualTo(1);
+      assertThat(cli.err()).contains("not a valid submission").contains("submission_valid=false (unsafe_override)");
+      assertThat(run("results", "agentic-validate", results.resolve("aiperf_artifacts").toString(),
+          "--failed-request-threshold", "0.10", "--allow-invalid-submission")).isZero();
       assertThat(cli.out()).startsWith("Validated aiperf request error rate: 0/");
     }
   }

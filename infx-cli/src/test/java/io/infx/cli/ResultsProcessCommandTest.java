@@ -90,6 +90,26 @@ class ResultsProcessCommandTest {
   }
 
   @Test
+  void upstreamModeRejectsARawResultWithZeroOutputTokens() throws Exception {
+    Path env = tmp.resolve("env.json");
+    Files.writeString(env, "{\"RUNNER_TYPE\": \"h200\", \"FRAMEWORK\": \"vllm\", \"PRECISION\": \"fp8\","
+        + " \"SPEC_DECODING\": \"none\", \"RESULT_FILENAME\": \"x\", \"ISL\": \"1024\", \"OSL\": \"1024\","
+        + " \"DISAGG\": \"false\", \"MODEL_PREFIX\": \"m\", \"IMAGE\": \"i\", \"TP\": \"1\","
+        + " \"EP_SIZE\": \"1\", \"DP_ATTENTION\": \"false\"}");
+    // every request completed, so the outcome is "passed" — with nothing generated
+    Files.writeString(tmp.resolve("x.json"), "{\"model_id\": \"m\", \"max_concurrency\": 4,"
+        + " \"num_prompts\": 40, \"completed\": 40, \"total_output_tokens\": 0,"
+        + " \"total_token_throughput\": 3031.58, \"output_throughput\": 0.0, \"mean_ttft_ms\": 37.4,"
+        + " \"mean_tpot_ms\": 0.0, \"benchmark_outcome\": {\"status\": \"passed\", \"requested\": 40,"
+        + " \"completed\": 40, \"failed\": 0, \"max_failure_rate\": 0.05}}");
+    Run r = run("results", "process", "--mode", "upstream", "--env-file", env.toString(), "--dir", tmp.toString());
+    assertThat(r.status()).as(r.out()).isEqualTo(1);
+    assertThat(r.err()).startsWith("infx: error: ").contains("no output tokens (total_output_tokens is 0)");
+    assertThat(r.out()).isEmpty();
+    assertThat(tmp.resolve("agg_x.json")).doesNotExist();
+  }
+
+  @Test
   void missingRawFileIsAClassifiedError() throws Exception {
     Path env = tmp.resolve("env.json");
     Files.writeString(env, "{\"RUNNER_TYPE\": \"h200\", \"FRAMEWORK\": \"vllm\", \"PRECISION\": \"fp8\","

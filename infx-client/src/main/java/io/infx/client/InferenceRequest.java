@@ -15,7 +15,7 @@ import java.util.Objects;
  * @param headers extra request headers (e.g. session-affinity headers), in order
  */
 public record InferenceRequest(
-    Backend.Api api, String endpoint, byte[] body, int promptTokens,
+    ServingBackend.Api api, String endpoint, byte[] body, int promptTokens,
     List<Map.Entry<String, String>> headers) {
 
   public InferenceRequest {
@@ -25,7 +25,7 @@ public record InferenceRequest(
     headers = List.copyOf(headers);
   }
 
-  public InferenceRequest(Backend.Api api, String endpoint, byte[] body, int promptTokens) {
+  public InferenceRequest(ServingBackend.Api api, String endpoint, byte[] body, int promptTokens) {
     this(api, endpoint, body, promptTokens, List.of());
   }
 

@@ -56,7 +56,7 @@ public final class InputLengthCheck {
    * @param client the client's prompt lengths (tokens), one per request with usage
    * @param server the server's {@code usage.prompt_tokens}, aligned with {@code client}
    */
-  public static InputLengthCheck judge(Backend.Api api, int[] client, int[] server) {
+  public static InputLengthCheck judge(ServingBackend.Api api, int[] client, int[] server) {
     int n = client.length;
     if (n == 0) {
       return new InputLengthCheck(0, 0, 0, 0, 0, Verdict.UNCHECKED,
@@ -69,7 +69,7 @@ public final class InputLengthCheck {
     int[] sorted = diff.clone();
     Arrays.sort(sorted);
     int median = sorted[(n - 1) / 2];
-    int allowance = api == Backend.Api.CHAT ? CHAT_FRAMING : COMPLETIONS_FRAMING;
+    int allowance = api == ServingBackend.Api.CHAT ? CHAT_FRAMING : COMPLETIONS_FRAMING;
     int framing = median >= 0 && median <= allowance ? median : 0;
     double[] dev = new double[n];
     int deviating = 0;

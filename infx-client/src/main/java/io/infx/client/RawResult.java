@@ -3,7 +3,7 @@ package io.infx.client;
 import io.infx.client.dataset.Prompt;
 import io.infx.client.load.ClosedLoop;
 import io.infx.client.load.OpenLoop;
-import io.infx.client.metrics.Stats;
+import io.infx.client.metrics.SampleStats;
 import io.infx.core.io.AtomicFiles;
 import io.infx.core.json.Json;
 import java.nio.charset.StandardCharsets;
@@ -96,7 +96,7 @@ public final class RawResult {
       if (!mo.percentileMetrics().contains(metric)) {
         continue;
       }
-      Stats s = switch (metric) {
+      SampleStats s = switch (metric) {
         case "ttft" -> m.ttft();
         case "tpot" -> m.tpot();
         case "itl" -> m.itl();
@@ -127,7 +127,7 @@ public final class RawResult {
     return p == Math.rint(p) ? Long.toString((long) p) : io.infx.core.python.PythonRepr.floatRepr(p);
   }
 
-  private static void putStats(Map<String, Object> o, String metric, Stats s, List<Double> ps,
+  private static void putStats(Map<String, Object> o, String metric, SampleStats s, List<Double> ps,
       String suffix) {
     o.put("mean_" + metric + suffix, s.mean() * 1000);
     o.put("median_" + metric + suffix, s.median() * 1000);
@@ -137,7 +137,7 @@ public final class RawResult {
     }
   }
 
-  private static Map<String, Object> statsBlock(Stats s, List<Double> ps) {
+  private static Map<String, Object> statsBlock(SampleStats s, List<Double> ps) {
     Map<String, Object> o = new LinkedHashMap<>();
     o.put("count", s.count());
     o.put("mean", s.mean() * 1000);
@@ -242,7 +242,7 @@ public final class RawResult {
     check.put("fail_above", InputLengthCheck.FAIL_DEVIATION);
     check.put("message", ic.message());
     tokens.put("input_length_check", check);
-    Stats sl = m.serverInputLengths();
+    SampleStats sl = m.serverInputLengths();
     Map<String, Object> isl = new LinkedHashMap<>();
     isl.put("count", sl.count());
     if (sl.count() > 0) {
@@ -274,6 +274,9 @@ public final class RawResult {
     client.put("pool_size", co.maxConnections());
     client.put("connection_reuse", co.connectionReuse().name().toLowerCase(java.util.Locale.ROOT));
     client.put("io_threads", co.ioThreads());
+    // the client's own JIT warm-up against an in-process canned server (never the benchmarked one)
+    client.put("client_warmup_requests", run.clientWarmupRequests());
+    client.put("client_warmup_ms", Math.round(run.clientWarmupMillis() * 10) / 10.0);
     client.put("jvm", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
     client.put("available_processors", Runtime.getRuntime().availableProcessors());
     // host load when the run ended (1-minute average of runnable threads; null where the OS has

@@ -62,9 +62,9 @@ public final class RequestBodies {
   }
 
   /** A body for {@code api}: a single user message for chat, a prompt for completions. */
-  public static byte[] forApi(Backend.Api api, String model, String prompt, int maxTokens,
+  public static byte[] forApi(ServingBackend.Api api, String model, String prompt, int maxTokens,
       BodyOptions o) {
-    return api == Backend.Api.CHAT
+    return api == ServingBackend.Api.CHAT
         ? chat(model, List.of(ChatMessage.user(prompt)), maxTokens, o)
         : completions(model, prompt, maxTokens, o);
   }

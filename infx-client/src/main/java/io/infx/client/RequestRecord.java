@@ -35,7 +35,7 @@ public final class RequestRecord {
 
   private final int index;
   private final Phase phase;
-  private final Backend.Api api;
+  private final ServingBackend.Api api;
   private final long intendedNanos;
   private final long sendNanos;
   private final long headersNanos;
@@ -133,7 +133,7 @@ public final class RequestRecord {
   }
 
   /** The API the request used (Completions or Chat), which fixes the E2EL end point. */
-  public Backend.Api api() {
+  public ServingBackend.Api api() {
     return api;
   }
 
@@ -297,7 +297,7 @@ public final class RequestRecord {
   public static final class Builder {
     int index;
     Phase phase = Phase.MEASURED;
-    Backend.Api api = Backend.Api.COMPLETIONS;
+    ServingBackend.Api api = ServingBackend.Api.COMPLETIONS;
     long intendedNanos;
     long sendNanos;
     long headersNanos = NONE;
@@ -351,7 +351,7 @@ public final class RequestRecord {
       return this;
     }
 
-    public Builder api(Backend.Api v) {
+    public Builder api(ServingBackend.Api v) {
       api = Objects.requireNonNull(v);
       return this;
     }

@@ -28,7 +28,7 @@ import org.immutables.value.Value;
  * <pre>{@code
  * ServeResult r = ServeBenchmark.builder()
  *     .client(ClientOptions.builder().baseUri(URI.create("http://127.0.0.1:8000")).build())
- *     .backend(Backend.VLLM).model("m")
+ *     .backend(ServingBackend.VLLM).model("m")
  *     .prompts(RandomDataset.generate(BuiltinTokenizer.instance(), 1024, 1024, 0.8, 0, 640, 0))
  *     .load(LoadModel.closed(64)).warmups(128)
  *     .body(BodyOptions.builder().ignoreEos(true).build())
@@ -61,7 +61,7 @@ public abstract class ServeBenchmark {
   /** Connection, pool and deadline settings; the pool is resized to the load's concurrency. */
   public abstract ClientOptions client();
 
-  public abstract Backend backend();
+  public abstract ServingBackend backend();
 
   /** Endpoint path; default: the backend's API default. */
   @Value.Default
@@ -81,6 +81,26 @@ public abstract class ServeBenchmark {
   @Value.Default
   public int warmups() {
     return 0;
+  }
+
+  /**
+   * Requests the client sends to an in-process canned SSE server before anything goes to the
+   * benchmarked server, so the measured requests do not run the client's per-request code
+   * (connect, write, SSE parsing) cold: a JVM interprets it for the first few hundred requests,
+   * which showed as ~1–2 ms of TTFT against llama.cpp (see {@code ClientWarmup}). At most
+   * {@link #clientWarmupBudget()} is spent, 8 requests at a time; requests an earlier run in
+   * this JVM sent count (the JIT's work is per JVM). The warm-up's requests appear nowhere in the
+   * result but as {@link ServeResult#clientWarmupRequests()}. Default 0 (none).
+   */
+  @Value.Default
+  public int clientWarmup() {
+    return 0;
+  }
+
+  /** Longest time {@link #clientWarmup()} may take. Default 5 s. */
+  @Value.Default
+  public Duration clientWarmupBudget() {
+    return Duration.ofSeconds(5);
   }
 
   @Value.Default
@@ -137,8 +157,8 @@ public abstract class ServeBenchmark {
   }
 
   /** The reference's rule: chat backends post to {@code …chat/completions}, the others to {@code …completions}. */
-  static void checkEndpoint(Backend backend, String ep) {
-    boolean chat = backend.api() == Backend.Api.CHAT;
+  static void checkEndpoint(ServingBackend backend, String ep) {
+    boolean chat = backend.api() == ServingBackend.Api.CHAT;
     if (chat && !ep.endsWith("chat/completions")) {
       throw new UsageException("backend " + backend + " needs an endpoint ending in"
           + " 'chat/completions', got '" + ep + "'");
@@ -160,6 +180,8 @@ public abstract class ServeBenchmark {
     ClientOptions opts = ImmutableClientOptions.copyOf(client())
         .withMaxConnections(Math.max(1, Math.min(conc, 1 << 20)));
     Recorders rec = new Recorders();
+    ClientWarmup.Result selfWarm = ClientWarmup.run(opts, backend().api(), clientWarmup(),
+        8, clientWarmupBudget());
     try (StreamingClient client = StreamingClient.create(opts)) {
       int warmFailed = 0;
       if (warmups() > 0) {
@@ -188,6 +210,7 @@ public abstract class ServeBenchmark {
       ServeResult result = new ServeResult(this, Arrays.asList(pr.records), pr.slotNanos,
           pr.startNanos, pr.endNanos, startUnixMillis / 1000.0, endUnixMillis / 1000.0, warmups(),
           warmFailed, opts, rec, stats, notes);
+      result.clientWarmup(selfWarm.requests(), selfWarm.elapsed());
       stop().flatMap(StopSignal::reason).ifPresent(result::markInterrupted);
       return result;
     }

@@ -35,7 +35,7 @@ import org.immutables.value.Value;
 @InfxStyle
 public abstract class ServeJob {
 
-  public abstract Backend backend();
+  public abstract ServingBackend backend();
 
   /** {@code --base-url}; when absent, {@code http://<host>:<port>}. */
   public abstract Optional<URI> baseUrl();
@@ -143,6 +143,16 @@ public abstract class ServeJob {
   @Value.Default
   public int numWarmups() {
     return 0;
+  }
+
+  /**
+   * Requests of the client's own JIT warm-up against an in-process canned server before the run
+   * ({@link ServeBenchmark#clientWarmup()}; nothing reaches the benchmarked server). Default 2,000
+   * (at most 5 s); 0 turns it off.
+   */
+  @Value.Default
+  public int clientWarmup() {
+    return 2000;
   }
 
   @Value.Default
@@ -312,7 +322,8 @@ public abstract class ServeJob {
       ServeBenchmark bench = ServeBenchmark.builder()
           .client(co.build()).backend(backend()).endpoint(endpoint)
           .model(servedModelName().orElse(model())).prompts(prompts).load(load)
-          .warmups(numWarmups()).body(body()).seed(seed()).profile(profile())
+          .warmups(numWarmups()).clientWarmup(clientWarmup()).body(body()).seed(seed())
+          .profile(profile())
           .stop(stop()).stopGrace(stopGrace())
           .progress(Optional.ofNullable(bar == null ? null : (ServeBenchmark.ProgressListener) bar::update))
           .build();

@@ -1,13 +1,13 @@
 package io.infx.client;
 
-import io.infx.client.metrics.Stats;
+import io.infx.client.metrics.SampleStats;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
 
 /**
  * The statistics of one serve run, with the reference's field set (client spec §5; seconds inside
- * {@link Stats}, the raw file reports them in ms) and infx's extra views. TTFT, ITL and TPOT are
+ * {@link SampleStats}, the raw file reports them in ms) and infx's extra views. TTFT, ITL and TPOT are
  * measured from the first token-carrying chunk (docs/decisions.md › Client); the reference's
  * first-chunk-with-choices TTFT is {@link #ttftFirstChoices()}.
  */
@@ -132,7 +132,7 @@ public final class ServeMetrics {
   }
 
   /** Send → first token-carrying chunk, in seconds, successful requests (infx's TTFT point). */
-  public Stats ttft() {
+  public SampleStats ttft() {
     return b.ttft;
   }
 
@@ -140,14 +140,14 @@ public final class ServeMetrics {
    * TPOT = (E2EL − TTFT) / (output tokens − 1), in s/token, successful requests with > 1 token
    * (spec §5.1).
    */
-  public Stats tpot() {
+  public SampleStats tpot() {
     return b.tpot;
   }
 
   /**
    * Gaps between consecutive token-carrying chunks, in seconds, pooled over successful requests.
    */
-  public Stats itl() {
+  public SampleStats itl() {
     return b.itl;
   }
 
@@ -155,7 +155,7 @@ public final class ServeMetrics {
    * Send → the reference's E2EL end point (see {@link RequestRecord}), in seconds, successful
    * requests.
    */
-  public Stats e2el() {
+  public SampleStats e2el() {
     return b.e2el;
   }
 
@@ -163,7 +163,7 @@ public final class ServeMetrics {
    * ITL per token in seconds (chunk gap divided by the tokens it carried, estimated without
    * continuous usage).
    */
-  public Stats itlPerToken() {
+  public SampleStats itlPerToken() {
     return b.itlPerToken;
   }
 
@@ -171,12 +171,12 @@ public final class ServeMetrics {
    * The reference's TTFT, in seconds: send → first chunk with non-empty choices (role prelude
    * included).
    */
-  public Stats ttftFirstChoices() {
+  public SampleStats ttftFirstChoices() {
     return b.ttftFirstChoices;
   }
 
   /** Send → response head, in seconds, successful requests. */
-  public Stats ttftFirstByte() {
+  public SampleStats ttftFirstByte() {
     return b.ttftFirstByte;
   }
 
@@ -184,26 +184,26 @@ public final class ServeMetrics {
    * Send → first non-empty content (reasoning excluded), in seconds, successful requests that had
    * one.
    */
-  public Stats ttftFirstContent() {
+  public SampleStats ttftFirstContent() {
     return b.ttftFirstContent;
   }
 
   /**
    * TTFT from the intended send time, in seconds (coordinated-omission safe), successful requests.
    */
-  public Stats ttftFromIntended() {
+  public SampleStats ttftFromIntended() {
     return b.ttftFromIntended;
   }
 
   /**
    * E2EL from the intended send time, in seconds (coordinated-omission safe), successful requests.
    */
-  public Stats e2elFromIntended() {
+  public SampleStats e2elFromIntended() {
     return b.e2elFromIntended;
   }
 
   /** Actual send − max(intended, slot freed), in seconds, clamped at 0, every sent request. */
-  public Stats lateness() {
+  public SampleStats lateness() {
     return b.lateness;
   }
 
@@ -211,7 +211,7 @@ public final class ServeMetrics {
    * Slot freed − intended send time, in seconds, clamped at 0, every sent request (non-zero only
    * for an open loop with a ceiling).
    */
-  public Stats queueWait() {
+  public SampleStats queueWait() {
     return b.queueWait;
   }
 
@@ -257,7 +257,7 @@ public final class ServeMetrics {
    * Distribution of the server's {@code usage.prompt_tokens} (tokens, not seconds) over the
    * successful requests that reported it.
    */
-  public Stats serverInputLengths() {
+  public SampleStats serverInputLengths() {
     return b.serverIsl;
   }
 
@@ -293,18 +293,18 @@ public final class ServeMetrics {
     double[][] itls;
     String[] generatedTexts;
     String[] errors;
-    Stats ttft;
-    Stats tpot;
-    Stats itl;
-    Stats e2el;
-    Stats itlPerToken;
-    Stats ttftFirstChoices;
-    Stats ttftFirstByte;
-    Stats ttftFirstContent;
-    Stats ttftFromIntended;
-    Stats e2elFromIntended;
-    Stats lateness;
-    Stats queueWait;
+    SampleStats ttft;
+    SampleStats tpot;
+    SampleStats itl;
+    SampleStats e2el;
+    SampleStats itlPerToken;
+    SampleStats ttftFirstChoices;
+    SampleStats ttftFirstByte;
+    SampleStats ttftFirstContent;
+    SampleStats ttftFromIntended;
+    SampleStats e2elFromIntended;
+    SampleStats lateness;
+    SampleStats queueWait;
     Map<FailureClass, Integer> failuresByClass;
     List<RequestFailure> firstFailures;
     Map<TokenSource, Integer> tokenSources;
@@ -313,7 +313,7 @@ public final class ServeMetrics {
     int peakConcurrency;
     int resends;
     InputLengthCheck inputLengthCheck;
-    Stats serverIsl;
+    SampleStats serverIsl;
     java.util.SortedMap<Integer, Integer> serverIslHistogram;
 
     ServeMetrics build() {

@@ -1,6 +1,6 @@
 package io.infx.client;
 
-import io.infx.client.metrics.Stats;
+import io.infx.client.metrics.SampleStats;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumMap;
@@ -102,6 +102,27 @@ public final class ServeResult {
   /** The client options actually used (pool resized to the load's concurrency). */
   public ClientOptions clientOptions() {
     return clientOptions;
+  }
+
+  private volatile int clientWarmupRequests;
+  private volatile double clientWarmupMillis;
+
+  /**
+   * Requests of the client's own warm-up ({@link ServeBenchmark#clientWarmup()}), sent to an
+   * in-process canned server before the run, never to the benchmarked server; 0 when none.
+   */
+  public int clientWarmupRequests() {
+    return clientWarmupRequests;
+  }
+
+  /** Wall time of the client's own warm-up, ms (0 when none). */
+  public double clientWarmupMillis() {
+    return clientWarmupMillis;
+  }
+
+  void clientWarmup(int requests, java.time.Duration took) {
+    this.clientWarmupRequests = requests;
+    this.clientWarmupMillis = took.toNanos() / 1e6;
   }
 
   /** Marks the result as cut short by {@code why} (e.g. {@code SIGINT}). */
@@ -345,9 +366,9 @@ public final class ServeResult {
     b.errors = errors;
     b.ttft = stats(ttft);
     b.tpot = stats(tpot);
-    b.itl = Stats.of(itl.toArray());
+    b.itl = SampleStats.of(itl.toArray());
     b.e2el = stats(e2el);
-    b.itlPerToken = Stats.of(itlToken.toArray());
+    b.itlPerToken = SampleStats.of(itlToken.toArray());
     b.ttftFirstChoices = stats(ttftChoices);
     b.ttftFirstByte = stats(ttftByte);
     b.ttftFirstContent = stats(ttftContent);
@@ -371,7 +392,7 @@ public final class ServeResult {
       isi[k] = (int) is[k];
     }
     b.inputLengthCheck = InputLengthCheck.judge(benchmark.backend().api(), ici, isi);
-    b.serverIsl = Stats.of(is);
+    b.serverIsl = SampleStats.of(is);
     b.serverIslHistogram = histogram(isi);
     return b.build();
   }
@@ -502,12 +523,12 @@ public final class ServeResult {
     return peak;
   }
 
-  private static Stats stats(List<Double> v) {
+  private static SampleStats stats(List<Double> v) {
     double[] a = new double[v.size()];
     for (int i = 0; i < a.length; i++) {
       a[i] = v.get(i);
     }
-    return Stats.of(a);
+    return SampleStats.of(a);
   }
 
   /** A growable primitive list (ITL samples can be millions). */

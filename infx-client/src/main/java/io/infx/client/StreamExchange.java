@@ -664,7 +664,7 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
       }
     }
     if (failure == null && !cancelled) {
-      long end = request.api() == Backend.Api.CHAT ? lastDataNanos : lastChoicesNanos;
+      long end = request.api() == ServingBackend.Api.CHAT ? lastDataNanos : lastChoicesNanos;
       b.e2elEndNanos(end);
       if (usageCompletion >= 0) {
         b.outputTokens(usageCompletion, TokenSource.USAGE);
@@ -729,6 +729,45 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
   /** Wraps the request body so the exchange learns when the connection took it and when it was written. */
   AsyncEntityProducer watchBody(AsyncEntityProducer body) {
     return new WatchedBody(body, attempt);
+  }
+
+  /** A body channel that stamps {@code request_written} when the producer ends the stream. */
+  private final class EndWatchingChannel implements DataStreamChannel {
+    private final DataStreamChannel channel;
+    private final int n;
+
+    EndWatchingChannel(DataStreamChannel channel, int n) {
+      this.channel = channel;
+      this.n = n;
+    }
+
+    private void ended() {
+      if (n == attempt && requestWrittenNanos == RequestRecord.NONE) {
+        requestWrittenNanos = System.nanoTime();
+      }
+    }
+
+    @Override
+    public void requestOutput() {
+      channel.requestOutput();
+    }
+
+    @Override
+    public int write(ByteBuffer src) throws IOException {
+      return channel.write(src);
+    }
+
+    @Override
+    public void endStream() throws IOException {
+      channel.endStream();
+      ended();
+    }
+
+    @Override
+    public void endStream(List<? extends Header> trailers) throws IOException {
+      channel.endStream(trailers);
+      ended();
+    }
   }
 
   /** Routes one attempt's callbacks to the exchange while that attempt is current. */
@@ -812,10 +851,10 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
       if (n == attempt && bodyStartNanos == RequestRecord.NONE) {
         bodyStartNanos = System.nanoTime();
       }
-      body.produce(channel);
-      if (n == attempt && body.available() <= 0 && requestWrittenNanos == RequestRecord.NONE) {
-        requestWrittenNanos = System.nanoTime();
-      }
+      // The body's end is the producer's endStream() call (an in-memory body never reports
+      // available() <= 0): the last body bytes are then in the connection's output, which the
+      // I/O thread flushes to the socket in the same event.
+      body.produce(new EndWatchingChannel(channel, n));
     }
 
     @Override

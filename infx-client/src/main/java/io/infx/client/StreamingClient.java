@@ -41,7 +41,7 @@ import org.apache.hc.core5.util.Timeout;
  * try (StreamingClient client = StreamingClient.create(ClientOptions.builder()
  *     .baseUri(sim.baseUri()).maxConnections(64).build())) {
  *   byte[] body = RequestBodies.chat("m", List.of(ChatMessage.user("hi")), 16, BodyOptions.defaults());
- *   RequestRecord r = client.send(new InferenceRequest(Backend.Api.CHAT, "/v1/chat/completions", body, 1))
+ *   RequestRecord r = client.send(new InferenceRequest(ServingBackend.Api.CHAT, "/v1/chat/completions", body, 1))
  *       .get(30, TimeUnit.SECONDS);
  * }
  * }</pre>

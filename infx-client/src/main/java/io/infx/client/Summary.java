@@ -1,6 +1,6 @@
 package io.infx.client;
 
-import io.infx.client.metrics.Stats;
+import io.infx.client.metrics.SampleStats;
 import java.io.PrintWriter;
 import java.util.Locale;
 import java.util.Map;
@@ -66,7 +66,7 @@ final class Summary {
     out.flush();
   }
 
-  private static void section(PrintWriter out, String key, String title, String abbr, Stats s,
+  private static void section(PrintWriter out, String key, String title, String abbr, SampleStats s,
       MetricOptions mo) {
     if (!mo.percentileMetrics().contains(key)) {
       return;

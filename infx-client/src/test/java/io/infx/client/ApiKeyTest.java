@@ -81,7 +81,7 @@ class ApiKeyTest {
   }
 
   private static ImmutableServeJob.Builder job(RecordingServer s, Path dir) {
-    return ServeJob.builder().backend(Backend.VLLM).baseUrl(s.base()).model("org/model")
+    return ServeJob.builder().backend(ServingBackend.VLLM).baseUrl(s.base()).model("org/model")
         .tokenizer("builtin").numPrompts(5).randomInputLen(8).randomOutputLen(3)
         .maxConcurrency(2).saveResult(true).saveDetailed(true).resultDir(dir)
         .resultFilename("raw.json").progress(false)

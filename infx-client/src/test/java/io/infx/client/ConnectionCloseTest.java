@@ -49,7 +49,7 @@ class ConnectionCloseTest {
           List<CompletableFuture<RequestRecord>> fs = new ArrayList<>();
           for (int i = 0; i < 4; i++) {
             byte[] body = RequestBodies.completions("m", "p " + i, 3, BodyOptions.builder().build());
-            fs.add(c.send(new InferenceRequest(Backend.Api.COMPLETIONS, "/v1/completions", body, 2)));
+            fs.add(c.send(new InferenceRequest(ServingBackend.Api.COMPLETIONS, "/v1/completions", body, 2)));
           }
           for (CompletableFuture<RequestRecord> f : fs) {
             records.add(f.get(30, TimeUnit.SECONDS));

@@ -26,7 +26,7 @@ class EchoedKeyTest {
     try (HostileServer s = new HostileServer("echo")) {
       StringWriter out = new StringWriter();
       StringWriter err = new StringWriter();
-      ServeJob.Outcome o = ServeJob.builder().backend(Backend.VLLM).baseUrl(s.uri()).model("m")
+      ServeJob.Outcome o = ServeJob.builder().backend(ServingBackend.VLLM).baseUrl(s.uri()).model("m")
           .tokenizer("builtin").numPrompts(4).randomInputLen(8).randomOutputLen(3)
           .maxConcurrency(2).saveResult(true).saveDetailed(true).resultDir(dir)
           .resultFilename("raw.json").progress(false).apiKey(KEY)

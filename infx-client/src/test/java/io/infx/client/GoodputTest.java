@@ -68,7 +68,7 @@ class GoodputTest {
     }
     ServeBenchmark b = ServeBenchmark.builder()
         .client(ClientOptions.builder().baseUri(URI.create("http://127.0.0.1:9")).build())
-        .backend(Backend.VLLM).model("m").prompts(prompts).load(LoadModel.closed(4)).build();
+        .backend(ServingBackend.VLLM).model("m").prompts(prompts).load(LoadModel.closed(4)).build();
     return new ServeResult(b, records, new long[specs.size()], 0, durationNanos, 1000.0,
         1000.0 + durationNanos / 1e9, 0, 0, b.client(), new ServeBenchmark.Recorders(),
         new ClientStats(0, 0, 0, -1, durationNanos / 1e9), List.of());
@@ -205,7 +205,7 @@ class GoodputTest {
       ServeResult run = ServeBenchmark.builder()
           .client(ClientOptions.builder().baseUri(sim.baseUri())
               .deadlines(Deadlines.all(Duration.ofSeconds(30))).build())
-          .backend(Backend.VLLM).model("m").prompts(prompts).load(LoadModel.closed(4))
+          .backend(ServingBackend.VLLM).model("m").prompts(prompts).load(LoadModel.closed(4))
           .body(BodyOptions.builder().ignoreEos(true).build()).build().run();
       // SLOs at the run's own medians, so some requests pass and some do not
       List<Double> ttfts = new ArrayList<>();

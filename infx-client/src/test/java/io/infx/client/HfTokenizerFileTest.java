@@ -139,7 +139,7 @@ class HfTokenizerFileTest {
   @Test
   void aServeJobWithTokenizerFileCountsInputLensWithIt(@TempDir Path dir) throws Exception {
     try (SimServer sim = SimServer.start(SimConfig.defaults())) {
-      ServeJob.Outcome o = ServeJob.builder().backend(Backend.VLLM).baseUrl(sim.baseUri())
+      ServeJob.Outcome o = ServeJob.builder().backend(ServingBackend.VLLM).baseUrl(sim.baseUri())
           .model("org/model").tokenizer(file.toString()).numPrompts(6).randomInputLen(30)
           .randomOutputLen(2).randomRangeRatio(1.0).maxConcurrency(3).saveResult(true)
           .resultDir(dir).resultFilename("raw.json").progress(false)

@@ -31,7 +31,7 @@ public final class OversizeProbe {
 
   static InferenceRequest request(String prompt) {
     byte[] body = RequestBodies.completions("m", prompt, 3, BodyOptions.builder().build());
-    return new InferenceRequest(Backend.Api.COMPLETIONS, "/v1/completions", body, 2);
+    return new InferenceRequest(ServingBackend.Api.COMPLETIONS, "/v1/completions", body, 2);
   }
 
   private static void print(RequestRecord r) {

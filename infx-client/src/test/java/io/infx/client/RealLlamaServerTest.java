@@ -79,7 +79,7 @@ class RealLlamaServerTest {
     }
   }
 
-  private ServeResult run(Backend backend, int conc, int n) {
+  private ServeResult run(ServingBackend backend, int conc, int n) {
     List<Prompt> prompts = RandomDataset.generate(BuiltinTokenizer.instance(), 64, 8, 1.0, 0, n,
         conc);
     return ServeBenchmark.builder()
@@ -92,7 +92,7 @@ class RealLlamaServerTest {
 
   @Test
   void everyRequestCompletesAtConcurrency1_4_16OnBothApis() {
-    for (Backend b : List.of(Backend.VLLM, Backend.OPENAI_CHAT)) {
+    for (ServingBackend b : List.of(ServingBackend.VLLM, ServingBackend.OPENAI_CHAT)) {
       for (int conc : new int[] {1, 4, 16}) {
         ServeResult r = run(b, conc, Math.max(16, 2 * conc));
         ServeMetrics m = r.metrics(MetricOptions.defaults());

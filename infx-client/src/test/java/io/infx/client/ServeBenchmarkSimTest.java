@@ -38,7 +38,7 @@ class ServeBenchmarkSimTest {
             .deadlines(Deadlines.builder().connect(Duration.ofSeconds(5))
                 .firstByte(Duration.ofSeconds(10)).idle(Duration.ofSeconds(3))
                 .total(Duration.ofSeconds(60)).build()).build())
-        .backend(Backend.VLLM).model("m").prompts(prompts)
+        .backend(ServingBackend.VLLM).model("m").prompts(prompts)
         .body(BodyOptions.builder().ignoreEos(true).build());
   }
 

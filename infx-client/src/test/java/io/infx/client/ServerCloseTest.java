@@ -124,7 +124,7 @@ class ServerCloseTest {
 
   private static CompletableFuture<RequestRecord> send(StreamingClient c, int i) {
     byte[] body = RequestBodies.completions("m", "p " + i, 3, BodyOptions.builder().build());
-    return c.send(new InferenceRequest(Backend.Api.COMPLETIONS, "/v1/completions", body, 2));
+    return c.send(new InferenceRequest(ServingBackend.Api.COMPLETIONS, "/v1/completions", body, 2));
   }
 
   @Test
@@ -212,7 +212,7 @@ class ServerCloseTest {
   @Test
   void onlyARequestThatProvablyNeverLeftIsSentAgainAndItsTtftCountsFromTheResend()
       throws Exception {
-    InferenceRequest req = new InferenceRequest(Backend.Api.COMPLETIONS, "/x", new byte[0], 1);
+    InferenceRequest req = new InferenceRequest(ServingBackend.Api.COMPLETIONS, "/x", new byte[0], 1);
     StreamExchange x = new StreamExchange(new JsonFactory(), req, 0, RequestRecord.Phase.MEASURED,
         0, true, null);
     AtomicInteger resent = new AtomicInteger();
@@ -238,7 +238,7 @@ class ServerCloseTest {
 
   @Test
   void resendsAreBounded() throws Exception {
-    InferenceRequest req = new InferenceRequest(Backend.Api.COMPLETIONS, "/x", new byte[0], 1);
+    InferenceRequest req = new InferenceRequest(ServingBackend.Api.COMPLETIONS, "/x", new byte[0], 1);
     StreamExchange x = new StreamExchange(new JsonFactory(), req, 0, RequestRecord.Phase.MEASURED,
         0, true, null);
     x.resender = ex -> { };

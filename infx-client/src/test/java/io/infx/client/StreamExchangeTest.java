@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 /** Chunk semantics, fed straight into the response consumer (no network). */
 class StreamExchangeTest {
 
-  private static RequestRecord feed(Backend.Api api, String... reads) throws Exception {
+  private static RequestRecord feed(ServingBackend.Api api, String... reads) throws Exception {
     InferenceRequest req = new InferenceRequest(api, "/x", new byte[0], 7);
     StreamExchange x = new StreamExchange(new JsonFactory(), req, 0, RequestRecord.Phase.MEASURED,
         0, true, null, io.infx.client.sse.SseParser.DEFAULT_MAX_EVENT_BYTES);
@@ -35,7 +35,7 @@ class StreamExchangeTest {
 
   @Test
   void rolePreludeAndEmptyContentNeverStartTtftButReasoningDoes() throws Exception {
-    RequestRecord r = feed(Backend.Api.CHAT,
+    RequestRecord r = feed(ServingBackend.Api.CHAT,
         ": keep-alive\n\n",
         chat("{\"role\":\"assistant\",\"content\":\"\"}"),
         chat("{\"content\":\"\"}"),
@@ -57,7 +57,7 @@ class StreamExchangeTest {
 
   @Test
   void toolCallDeltasCountAsTokens() throws Exception {
-    RequestRecord r = feed(Backend.Api.CHAT,
+    RequestRecord r = feed(ServingBackend.Api.CHAT,
         chat("{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"{\\\"a\\\"\"}}]}"),
         chat("{\"tool_calls\":[]}"));
     assertThat(r.tokenChunks()).isEqualTo(1);
@@ -66,7 +66,7 @@ class StreamExchangeTest {
 
   @Test
   void usageOnTheLastChunkWithChoicesIsReadLikeLlamaCpp() throws Exception {
-    RequestRecord r = feed(Backend.Api.COMPLETIONS,
+    RequestRecord r = feed(ServingBackend.Api.COMPLETIONS,
         "data: {\"choices\":[{\"text\":\"a\"}]}\n\n",
         "data: {\"choices\":[{\"text\":\"b\",\"finish_reason\":\"length\"}],"
             + "\"usage\":{\"prompt_tokens\":7,\"completion_tokens\":2}}\n\n");
@@ -83,7 +83,7 @@ class StreamExchangeTest {
         new String(b, 0, 17, StandardCharsets.UTF_8), new String(b, 17, b.length - 17,
             StandardCharsets.UTF_8)};
     // split at an ASCII boundary through Strings; byte-level splits are the SSE property test's job
-    RequestRecord r = feed(Backend.Api.CHAT, reads);
+    RequestRecord r = feed(ServingBackend.Api.CHAT, reads);
     assertThat(r.tokenChunks()).isEqualTo(2);
     assertThat(r.generatedText()).isEqualTo("é日本");
   }
@@ -95,7 +95,7 @@ class StreamExchangeTest {
         "data: {\"choices\":[{\"text\":\"x\"}]} trailing\n\n",
         "data: [1,2]\n\n",
         "data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"a\":\n\n"}) {
-      RequestRecord r = feed(Backend.Api.COMPLETIONS,
+      RequestRecord r = feed(ServingBackend.Api.COMPLETIONS,
           "data: {\"choices\":[{\"text\":\"ok\"}]}\n\n", bad,
           "data: {\"choices\":[{\"text\":\"later\"}]}\n\n");
       assertThat(r.failure().orElseThrow().kind()).as(bad).isEqualTo(FailureClass.DECODE);
@@ -104,7 +104,7 @@ class StreamExchangeTest {
 
   @Test
   void inStreamErrorObjectFailsTheRequest() throws Exception {
-    RequestRecord r = feed(Backend.Api.CHAT,
+    RequestRecord r = feed(ServingBackend.Api.CHAT,
         "data: {\"error\":{\"message\":\"boom\",\"code\":500}}\n\n");
     assertThat(r.failure().orElseThrow().kind()).isEqualTo(FailureClass.STREAM);
     assertThat(r.failure().orElseThrow().message()).contains("boom");
@@ -112,7 +112,7 @@ class StreamExchangeTest {
 
   @Test
   void okStreamWithoutTokensFails() throws Exception {
-    RequestRecord r = feed(Backend.Api.CHAT, chat("{\"role\":\"assistant\"}"), "data: [DONE]\n\n");
+    RequestRecord r = feed(ServingBackend.Api.CHAT, chat("{\"role\":\"assistant\"}"), "data: [DONE]\n\n");
     assertThat(r.failure().orElseThrow().kind()).isEqualTo(FailureClass.STREAM);
   }
 }

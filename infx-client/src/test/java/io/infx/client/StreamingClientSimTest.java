@@ -31,13 +31,13 @@ class StreamingClientSimTest {
   private static InferenceRequest chat(String prompt, int maxTokens) {
     byte[] body = RequestBodies.chat("m", List.of(ChatMessage.user(prompt)), maxTokens,
         BodyOptions.builder().ignoreEos(true).build());
-    return new InferenceRequest(Backend.Api.CHAT, "/v1/chat/completions", body, 3);
+    return new InferenceRequest(ServingBackend.Api.CHAT, "/v1/chat/completions", body, 3);
   }
 
   private static InferenceRequest completion(String prompt, int maxTokens) {
     byte[] body = RequestBodies.completions("m", prompt, maxTokens,
         BodyOptions.builder().ignoreEos(true).build());
-    return new InferenceRequest(Backend.Api.COMPLETIONS, "/v1/completions", body, 3);
+    return new InferenceRequest(ServingBackend.Api.COMPLETIONS, "/v1/completions", body, 3);
   }
 
   @Test

@@ -79,6 +79,9 @@ public final class Normalizer {
     }
     double total = requiredFloat(raw, "total_token_throughput");
     double output = requiredFloat(raw, "output_throughput");
+    if (options.requireOutputTokens()) {
+      requireOutputTokens(raw, output);
+    }
     Topology t = identity.topology();
     double tput;
     double outputTput;
@@ -217,6 +220,22 @@ public final class Normalizer {
           "raw key '" + key + "' must be a number: " + c.problem());
     }
     return c.value().get();
+  }
+
+  /** See {@link NormalizerOptions#requireOutputTokens()}. */
+  private static void requireOutputTokens(JsonNode raw, double outputThroughput) {
+    JsonNode tokens = raw.get("total_output_tokens");
+    boolean none = tokens != null && tokens.isNumber()
+        ? tokens.doubleValue() == 0
+        : outputThroughput == 0;
+    if (none) {
+      String which = tokens != null && tokens.isNumber() ? "total_output_tokens is 0" : "output_throughput is 0";
+      String completed = raw.path("completed").isNumber()
+          ? " although " + raw.get("completed").asText() + " requests completed" : "";
+      throw new ResultsException(ResultsErrorKind.INVALID_RAW_VALUE, "the raw result has no output "
+          + "tokens (" + which + ")" + completed + ": the server generated nothing (or its tokens "
+          + "were not counted), so there is no decode to measure and the result is rejected");
+    }
   }
 
   private static void finite(String key, double value) {

@@ -36,6 +36,20 @@ public abstract class NormalizerOptions {
   }
 
   /**
+   * Refuse a raw result in which no output token was generated ({@code total_output_tokens} is 0,
+   * or, without that key, {@code output_throughput} is 0) with {@code invalid_raw_value}, writing
+   * nothing. Such a run has no decode to measure — every request "completed" with an empty answer
+   * (a server that returned nothing, or a client that counted nothing) — yet its request-count
+   * outcome says {@code passed}, and with {@link #metricGuards()} its zero TPOT no longer stops
+   * it. infx's own guard, not the reference's: the reference fails such a result only by
+   * accident, dividing by the zero TPOT (corpus case 032).
+   */
+  @Value.Default
+  public boolean requireOutputTokens() {
+    return false;
+  }
+
+  /**
    * Read {@code AGGREGATE_GPUS} from the environment (newer upstream): a positive value with
    * {@code PREFILL_GPUS = DECODE_GPUS = 0} marks a multi-node aggregate point.
    */
@@ -69,12 +83,13 @@ public abstract class NormalizerOptions {
     return builder().build();
   }
 
-  /** Every guard of the newer upstream normalizer switched on. */
+  /** Every guard of the newer upstream normalizer switched on, and infx's {@link #requireOutputTokens()}. */
   public static ImmutableNormalizerOptions upstreamGuards() {
     return builder()
         .metricGuards(true)
         .checkBenchmarkOutcome(true)
         .readAggregateGpus(true)
+        .requireOutputTokens(true)
         .powerFields(PowerFieldsMode.MULTI_NODE_ONLY)
         .build();
   }

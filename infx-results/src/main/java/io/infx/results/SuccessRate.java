@@ -32,14 +32,14 @@ public final class SuccessRate {
   public record Point(String hw, String key, String label) {}
 
   /** Per runner label: points with a result / points planned. */
-  public record Stats(int nSuccess, int total) {
+  public record Tally(int nSuccess, int total) {
     public double rate() {
       return total == 0 ? 0.0 : 100.0 * nSuccess / total;
     }
   }
 
   /** The result of a success-rate count. */
-  public record Report(Map<String, Stats> byHardware, List<Point> missing, List<String> unexpected) {
+  public record Report(Map<String, Tally> byHardware, List<Point> missing, List<String> unexpected) {
 
     /** {@code {hw: {"n_success": n, "total": t}}}, hardware labels sorted. */
     public ObjectNode toJson() {
@@ -111,8 +111,8 @@ public final class SuccessRate {
         missing.add(p);
       }
     }
-    Map<String, Stats> stats = new LinkedHashMap<>();
-    counts.forEach((hw, c) -> stats.put(hw, new Stats(c[0], c[1])));
+    Map<String, Tally> stats = new LinkedHashMap<>();
+    counts.forEach((hw, c) -> stats.put(hw, new Tally(c[0], c[1])));
     List<String> unexpected = producedLabel.entrySet().stream()
         .filter(e -> !plannedKeys.contains(e.getKey())).map(Map.Entry::getValue)
         .collect(Collectors.toList());

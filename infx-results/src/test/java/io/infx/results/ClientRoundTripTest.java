@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.infx.client.Backend;
+import io.infx.client.ServingBackend;
 import io.infx.client.BodyOptions;
 import io.infx.client.ServeJob;
 import io.infx.client.sim.SimConfig;
@@ -49,7 +49,7 @@ class ClientRoundTripTest {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     ServeJob.Outcome o = ServeJob.builder()
-        .backend(Backend.parse("vllm")).baseUrl(sim.baseUri()).model("tiny").tokenizer("builtin")
+        .backend(ServingBackend.parse("vllm")).baseUrl(sim.baseUri()).model("tiny").tokenizer("builtin")
         .numPrompts(16).randomInputLen(64).randomOutputLen(16).randomRangeRatio(0.8)
         .maxConcurrency(4).numWarmups(2)
         .body(BodyOptions.builder().ignoreEos(ignoreEos).build())

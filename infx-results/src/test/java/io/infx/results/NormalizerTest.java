@@ -226,6 +226,29 @@ class NormalizerTest {
         singleNode(1, 1, 1)).benchmarkOutcome()).isEmpty();
   }
 
+  @Test
+  void upstreamModeRejectsAResultWithoutOutputTokens() throws Exception {
+    // 40 of 40 completed ("passed"), but every answer was empty: no decode was measured
+    String empty = "{\"model_id\": \"m\", \"max_concurrency\": 4, \"num_prompts\": 40, \"completed\": 40,"
+        + " \"total_output_tokens\": 0, \"total_token_throughput\": 3031.58, \"output_throughput\": 0.0,"
+        + " \"mean_ttft_ms\": 37.4, \"mean_tpot_ms\": 0.0, \"mean_itl_ms\": 12.6,"
+        + " \"benchmark_outcome\": {\"status\": \"passed\", \"requested\": 40, \"completed\": 40,"
+        + " \"failed\": 0, \"max_failure_rate\": 0.05}}";
+    Normalizer upstream = Normalizer.of(NormalizerOptions.upstreamGuards());
+    assertKind(() -> upstream.normalize(json(empty), singleNode(1, 1, 1)),
+        ResultsErrorKind.INVALID_RAW_VALUE, "no output tokens (total_output_tokens is 0) although 40 requests completed");
+    // without total_output_tokens, a zero output throughput says the same
+    String noCount = "{\"model_id\": \"m\", \"max_concurrency\": 4, \"total_token_throughput\": 100,"
+        + " \"output_throughput\": 0}";
+    assertKind(() -> upstream.normalize(json(noCount), singleNode(1, 1, 1)),
+        ResultsErrorKind.INVALID_RAW_VALUE, "output_throughput is 0");
+    // a result with output passes; the reference normalizer keeps its own behaviour (corpus case 032)
+    assertThat(upstream.normalize(json(RAW), singleNode(1, 1, 1)).outputTputPerGpu()).isEqualTo(800.0);
+    assertThat(NormalizerOptions.reference().requireOutputTokens()).isFalse();
+    assertKind(() -> Normalizer.reference().normalize(json(empty), singleNode(1, 1, 1)),
+        ResultsErrorKind.DIVISION_BY_ZERO, "division by zero");
+  }
+
   static void assertKind(org.assertj.core.api.ThrowableAssert.ThrowingCallable call,
       ResultsErrorKind kind, String fragment) {
     assertThatThrownBy(call)

@@ -199,8 +199,8 @@ class ReportsTest {
     SuccessRate.Report r = SuccessRate.count(Json.mapper().readTree(matrix),
         List.of(produced1, produced2, unplanned, Json.mapper().readTree("{\"model_id\": \"raw\"}")));
     assertThat(r.byHardware()).containsOnlyKeys("b200", "h200");
-    assertThat(r.byHardware().get("h200")).isEqualTo(new SuccessRate.Stats(1, 2));
-    assertThat(r.byHardware().get("b200")).isEqualTo(new SuccessRate.Stats(1, 1));
+    assertThat(r.byHardware().get("h200")).isEqualTo(new SuccessRate.Tally(1, 2));
+    assertThat(r.byHardware().get("b200")).isEqualTo(new SuccessRate.Tally(1, 1));
     assertThat(r.missing()).singleElement().satisfies(p -> assertThat(p.label()).endsWith("conc16"));
     assertThat(r.unexpected()).singleElement().satisfies(u -> assertThat(u).endsWith("conc64"));
     assertThat(r.toJsonText()).isEqualTo("{\n  \"b200\": {\n    \"n_success\": 1,\n    \"total\": 1\n"
@@ -224,7 +224,7 @@ class ReportsTest {
     JsonNode produced = Json.mapper().readTree(c.resolve("expected.json").toFile()); // conc 32
     SuccessRate.Report r = SuccessRate.count(matrix, List.of(produced));
     assertThat(r.byHardware()).containsExactly(
-        org.assertj.core.api.Assertions.entry("gb200", new SuccessRate.Stats(1, 3)));
+        org.assertj.core.api.Assertions.entry("gb200", new SuccessRate.Tally(1, 3)));
   }
 
   /** AgentX aggregates (agentx corpus) pass the collector's identity checks and count as successes. */
@@ -246,7 +246,7 @@ class ReportsTest {
         + " \"kv-offloading\": \"none\", \"total-cpu-dram-gb\": 0, \"duration\": 1800,"
         + " \"exp-name\": \"modela_tp8_conc2\", \"scenario-type\": \"agentic-coding\"}]");
     SuccessRate.Report r = SuccessRate.count(matrix, List.of(singleRow));
-    assertThat(r.byHardware().get("h200-x8")).isEqualTo(new SuccessRate.Stats(1, 1));
+    assertThat(r.byHardware().get("h200-x8")).isEqualTo(new SuccessRate.Tally(1, 1));
     assertThat(r.unexpected()).isEmpty();
   }
 

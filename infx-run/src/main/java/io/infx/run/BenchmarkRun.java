@@ -14,7 +14,7 @@ import io.infx.fleet.EnvProjector;
 import io.infx.fleet.LaunchEnv;
 import io.infx.fleet.RunContext;
 import io.infx.fleet.RunnerName;
-import io.infx.fleet.slurm.SlurmAdapter;
+import io.infx.fleet.slurm.SlurmJobSettings;
 import io.infx.fleet.spi.AdapterOptions;
 import io.infx.matrix.Catalog;
 import io.infx.matrix.Generator;
@@ -121,7 +121,7 @@ public final class BenchmarkRun {
           + "(--sim-option) work on the local adapter only");
     }
     if (options.adapter().equals("slurm")) {
-      SlurmAdapter.settings(adapterOptions); // rejects unknown keys and bad values before any point runs
+      SlurmJobSettings.fromOptions(adapterOptions); // rejects unknown keys and bad values before any point runs
       if (options.endpoint().isPresent()) {
         throw new UsageException("--endpoint benchmarks a server this machine reaches: use the local adapter "
             + "(a Slurm job would start its own server)");

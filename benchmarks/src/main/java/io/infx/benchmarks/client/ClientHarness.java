@@ -2,7 +2,7 @@ package io.infx.benchmarks.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.management.OperatingSystemMXBean;
-import io.infx.client.Backend;
+import io.infx.client.ServingBackend;
 import io.infx.client.BodyOptions;
 import io.infx.client.ClientOptions;
 import io.infx.client.Deadlines;
@@ -10,7 +10,7 @@ import io.infx.client.InferenceRequest;
 import io.infx.client.RequestBodies;
 import io.infx.client.RequestRecord;
 import io.infx.client.StreamingClient;
-import io.infx.client.metrics.Stats;
+import io.infx.client.metrics.SampleStats;
 import io.infx.core.json.Json;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -80,7 +80,7 @@ public final class ClientHarness {
   private static InferenceRequest request(int i, int tokens) {
     byte[] body = RequestBodies.completions("sim", " ba be bi bo bu " + i, tokens,
         BodyOptions.builder().ignoreEos(true).build());
-    return new InferenceRequest(Backend.Api.COMPLETIONS, "/v1/completions", body, 6);
+    return new InferenceRequest(ServingBackend.Api.COMPLETIONS, "/v1/completions", body, 6);
   }
 
   /** Measured − true TTFT (and per-chunk delay) at a fixed number of concurrent streams. */
@@ -111,8 +111,8 @@ public final class ClientHarness {
         chunkErr.add((r.tokenChunkNanos(i) - chunks.get(i).asLong()) / 1e6);
       }
     }
-    Stats s = Stats.of(ttftErr);
-    Stats cs = Stats.of(chunkErr.stream().mapToDouble(Double::doubleValue).toArray());
+    SampleStats s = SampleStats.of(ttftErr);
+    SampleStats cs = SampleStats.of(chunkErr.stream().mapToDouble(Double::doubleValue).toArray());
     System.out.printf(Locale.ROOT, "overhead streams=%d requests=%d tokens=%d%n", streams,
         records.size(), tokens);
     System.out.printf(Locale.ROOT,

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
-import io.infx.client.Backend;
+import io.infx.client.ServingBackend;
 import io.infx.client.ServeJob;
 import io.infx.client.dataset.Prompt;
 import io.infx.client.dataset.RandomDataset;
@@ -81,7 +81,7 @@ class ChatTemplateServeTest {
   }
 
   private io.infx.client.ImmutableServeJob.Builder job() {
-    return ServeJob.builder().backend(Backend.parse("vllm"))
+    return ServeJob.builder().backend(ServingBackend.parse("vllm"))
         .baseUrl(URI.create("http://127.0.0.1:" + server.getAddress().getPort()))
         .model("m").tokenizer("builtin").randomInputLen(40).randomOutputLen(4)
         .randomRangeRatio(1.0).numPrompts(6).maxConcurrency(2).progress(false);

@@ -3,7 +3,7 @@ package io.infx.client.load;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.infx.client.Backend;
+import io.infx.client.ServingBackend;
 import io.infx.client.BodyOptions;
 import io.infx.client.ClientOptions;
 import io.infx.client.Deadlines;
@@ -162,7 +162,7 @@ class ArrivalScheduleTest {
             .deadlines(Deadlines.builder().connect(Duration.ofSeconds(5))
                 .firstByte(Duration.ofSeconds(20)).idle(Duration.ofSeconds(5))
                 .total(Duration.ofSeconds(60)).build()).build())
-        .backend(Backend.VLLM).model("m").prompts(prompts)
+        .backend(ServingBackend.VLLM).model("m").prompts(prompts)
         .body(BodyOptions.builder().ignoreEos(true).build());
   }
 

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
-import io.infx.client.Backend;
+import io.infx.client.ServingBackend;
 import io.infx.client.BodyOptions;
 import io.infx.client.ServeJob;
 import java.io.PrintWriter;
@@ -71,7 +71,7 @@ class SimParallelismTest {
     try (SimServer sim = SimServer.start(SimConfig.builder().parallelism(p).slowdown(SLOWDOWN).build())) {
       StringWriter err = new StringWriter();
       ServeJob.Outcome o = ServeJob.builder()
-          .backend(Backend.parse("vllm")).baseUrl(sim.baseUri()).model("m").tokenizer("builtin")
+          .backend(ServingBackend.parse("vllm")).baseUrl(sim.baseUri()).model("m").tokenizer("builtin")
           .numPrompts(64).randomInputLen(32).randomOutputLen(32).randomRangeRatio(1.0)
           .maxConcurrency(32).numWarmups(0).body(BodyOptions.builder().ignoreEos(true).build())
           .progress(false).build().run(new PrintWriter(new StringWriter()), new PrintWriter(err));

@@ -1,6 +1,6 @@
 package io.infx.fleet.bench;
 
-import io.infx.client.Backend;
+import io.infx.client.ServingBackend;
 import io.infx.client.BodyOptions;
 import io.infx.client.ServeJob;
 import io.infx.client.sim.SimConfig;
@@ -29,7 +29,7 @@ import java.util.OptionalInt;
 
 /**
  * What runs for a single-node fixed-seq-len point — the Java counterpart of the reference's bench
- * script: start the server (embedded simulator, or a command on a {@link io.infx.fleet.spi.Backend}
+ * script: start the server (embedded simulator, or a command on a {@link io.infx.fleet.spi.SchedulerBackend}
  * with the point's environment plus {@code PORT}, output to {@code server.log}), wait until
  * {@code /health} answers while the server is alive, run the load generator in-process exactly as
  * {@code run_benchmark_serving} does, and leave {@code <RESULT_FILENAME>.json} in the workspace.
@@ -88,7 +88,7 @@ public final class BenchDriver {
    *
    * @param serverBackend where a server command runs (ignored for the embedded simulator)
    */
-  public static JobStatus run(Plan plan, io.infx.fleet.spi.Backend serverBackend, Lifecycle life, LogSink log) {
+  public static JobStatus run(Plan plan, io.infx.fleet.spi.SchedulerBackend serverBackend, Lifecycle life, LogSink log) {
     Map<String, String> env = plan.env();
     int conc;
     int isl;
@@ -176,7 +176,7 @@ public final class BenchDriver {
       int isl, int osl, double ratio, boolean simulated, ReadinessProbe.Liveness alive, Lifecycle life,
       LogSink log) {
     ServeJob job = ServeJob.builder()
-        .backend(Backend.parse(plan.client().backend()))
+        .backend(ServingBackend.parse(plan.client().backend()))
         .baseUrl(base)
         .model(env.get("MODEL"))
         .tokenizer(plan.client().tokenizer().or(() -> simulated ? Optional.of("builtin") : Optional.empty()))
@@ -213,7 +213,7 @@ public final class BenchDriver {
   }
 
   private static ReadinessProbe.Liveness startServer(Plan plan, Map<String, String> env, int port,
-      io.infx.fleet.spi.Backend backend, Lifecycle life, LogSink log) {
+      io.infx.fleet.spi.SchedulerBackend backend, Lifecycle life, LogSink log) {
     if (plan.server() instanceof ServerSpec.External x) {
       log.line("server", "benchmarking the running server at " + x.baseUrl() + " (nothing started)");
       return OptionalInt::empty;

@@ -2,7 +2,7 @@ package io.infx.fleet.container;
 
 import io.infx.fleet.internal.Cli;
 import io.infx.fleet.local.LocalProcessBackend;
-import io.infx.fleet.spi.Backend;
+import io.infx.fleet.spi.SchedulerBackend;
 import io.infx.fleet.spi.BackendException;
 import io.infx.fleet.spi.JobHandle;
 import io.infx.fleet.spi.JobSpec;
@@ -21,7 +21,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@link ContainerEngine}) runs as a local child process whose exit is the container's; cancelling
  * removes the container by name, then ends the engine process.
  */
-public final class ContainerBackend implements Backend {
+public final class ContainerBackend implements SchedulerBackend {
 
   private final ContainerEngine engine;
   private final ContainerEngine.Gpu gpu;

@@ -227,12 +227,10 @@ public final class FleetLauncher {
       rule = found.rule();
     }
     b.options.requireFor(adapter.id());
-    AdapterOptions options = b.options;
+    // the cluster record travels typed in the binding: the adapter takes its scheduler settings
+    // from it (explicit options win); its env is overlaid here, for every adapter
     if (binding.isPresent() && binding.get().cluster().isPresent()) {
-      var cluster = binding.get().cluster().get();
-      options = AdapterOptions.of(io.infx.fleet.slurm.SlurmAdapter.optionsFrom(b.inventory, cluster, b.runner))
-          .with(b.options.values());
-      env = env.withOverlay(cluster.env());
+      env = env.withOverlay(binding.get().cluster().get().env());
     }
     Path ws = b.workspace.toAbsolutePath().normalize();
     try {
@@ -274,8 +272,8 @@ public final class FleetLauncher {
       events.fail("plan", FailureKind.INPUT, unsupported.get(), 1);
       status = JobStatus.of(JobState.FAILED, unsupported.get(), 1);
     } else {
-      PointLaunch pl = new PointLaunch(b.row, b.runner, env, ws, b.server, b.client, options, b.timeLimit,
-          b.readinessTimeout, life, (src, line) -> b.log.line(src, redactor.redact(line)));
+      PointLaunch pl = new PointLaunch(b.row, b.runner, env, ws, b.server, b.client, b.options, b.timeLimit,
+          b.readinessTimeout, life, (src, line) -> b.log.line(src, redactor.redact(line)), binding);
       try {
         status = adapter.launch(pl);
       } catch (BackendException e) {

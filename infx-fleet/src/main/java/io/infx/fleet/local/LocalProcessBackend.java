@@ -2,7 +2,7 @@ package io.infx.fleet.local;
 
 import io.infx.core.secret.Redactor;
 import io.infx.fleet.internal.LogTail;
-import io.infx.fleet.spi.Backend;
+import io.infx.fleet.spi.SchedulerBackend;
 import io.infx.fleet.spi.BackendException;
 import io.infx.fleet.spi.JobHandle;
 import io.infx.fleet.spi.JobSpec;
@@ -30,7 +30,7 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>The environment is this JVM's plus {@link JobSpec#env()}.
  */
-public final class LocalProcessBackend implements Backend {
+public final class LocalProcessBackend implements SchedulerBackend {
 
   /** How long a process gets between SIGTERM and SIGKILL. */
   public static final Duration GRACE = Duration.ofSeconds(10);

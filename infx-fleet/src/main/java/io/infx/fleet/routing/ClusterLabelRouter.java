@@ -63,6 +63,7 @@ public final class ClusterLabelRouter implements FleetRouter {
           + "', which no adapter serves (known: " + schedulerToAdapter.keySet() + ")");
     }
     return Optional.of(new FleetBinding(adapter, runner, Optional.of(id), Optional.of(c),
+        inventory.labelsOf(runner.name()),
         label + " → scheduler " + c.scheduler()));
   }
 }

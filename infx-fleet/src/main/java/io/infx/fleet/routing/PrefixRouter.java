@@ -3,6 +3,7 @@ package io.infx.fleet.routing;
 import io.infx.fleet.RunnerName;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -52,6 +53,6 @@ public final class PrefixRouter implements FleetRouter {
   public Optional<FleetBinding> resolve(RunnerName runner) {
     String prefix = runner.fleetPrefix();
     return Optional.ofNullable(table.get(prefix)).map(a -> new FleetBinding(a, runner, Optional.empty(),
-        Optional.empty(), "prefix " + prefix));
+        Optional.empty(), List.of(), "prefix " + prefix));
   }
 }

@@ -1,6 +1,6 @@
 package io.infx.fleet.slurm;
 
-import io.infx.core.UsageException;
+import io.infx.core.launch.LaunchVariable;
 import io.infx.fleet.RunnerName;
 import io.infx.fleet.bench.BenchMain;
 import io.infx.fleet.bench.ServerSpec;
@@ -13,9 +13,7 @@ import io.infx.fleet.spi.PointLaunch;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.Set;
 
 /**
  * Runs a point as a Slurm job: the bench driver ({@link BenchMain}, server + client, on the
@@ -32,10 +30,6 @@ import java.util.Set;
  */
 public final class SlurmAdapter implements FleetAdapter {
 
-  static final Set<String> KEYS = Set.of("slurm.mode", "slurm.partition", "slurm.account", "slurm.gres",
-      "slurm.gpus", "slurm.exclusive", "slurm.exclude", "slurm.cpus-per-task", "slurm.java", "slurm.classpath",
-      "slurm.bin-dir");
-
   @Override
   public String id() {
     return "slurm";
@@ -46,60 +40,23 @@ public final class SlurmAdapter implements FleetAdapter {
     return "a Slurm job (sbatch, or salloc --no-shell + srun --jobid) running server + client on the node";
   }
 
-  /** Backend settings from the options. */
-  public static SlurmSettings settings(AdapterOptions o) {
-    o.requireKnown("slurm.", KEYS);
-    var b = SlurmSettings.builder();
-    o.get("slurm.mode").ifPresent(m -> b.mode(switch (m) {
-      case "batch" -> SlurmSettings.Mode.BATCH;
-      case "alloc" -> SlurmSettings.Mode.ALLOC;
-      default -> throw new UsageException("slurm.mode must be batch or alloc, got '" + m + "'");
-    }));
-    o.get("slurm.partition").ifPresent(b::partition);
-    o.get("slurm.account").ifPresent(b::account);
-    o.get("slurm.gres").ifPresent(b::gresTemplate);
-    o.get("slurm.exclusive").ifPresent(v -> b.exclusive(Boolean.parseBoolean(v)));
-    o.get("slurm.exclude").ifPresent(v -> b.addAllExclude(Arrays.stream(v.split(",")).map(String::strip)
-        .filter(s -> !s.isEmpty()).toList()));
-    o.get("slurm.cpus-per-task").ifPresent(v -> b.cpusPerTask(positive("slurm.cpus-per-task", v)));
-    o.get("slurm.bin-dir").ifPresent(v -> b.binDir(Path.of(v)));
-    return b.build();
-  }
-
   /**
-   * Adapter options from a {@code runners.yaml} cluster record's {@code slurm:} settings (partition
-   * — the runner's {@code partition:<name>} label when the record lists {@code partitions} —
-   * account, exclusive, exclude, gres, cpus-per-task). Explicit options override these.
+   * The point's job settings: its cluster record's (when the runner belongs to a
+   * {@code runners.yaml} cluster) with the {@code -o slurm.*} options over them.
+   *
+   * @throws io.infx.core.UsageException naming a bad or unknown option
    */
-  public static java.util.Map<String, String> optionsFrom(io.infx.matrix.runners.RunnerInventory inventory,
-      io.infx.matrix.runners.Cluster cluster, RunnerName runner) {
-    java.util.Map<String, String> m = new java.util.LinkedHashMap<>();
-    cluster.slurm().ifPresent(s -> {
-      String partition = s.partition();
-      if (!s.partitions().isEmpty()) {
-        for (var e : inventory.labels().entrySet()) {
-          if (e.getKey().startsWith("partition:") && e.getValue().contains(runner.name())) {
-            partition = e.getKey().substring("partition:".length());
-          }
-        }
-      }
-      m.put("slurm.partition", partition);
-      s.account().ifPresent(a -> m.put("slurm.account", a));
-      m.put("slurm.exclusive", Boolean.toString(s.exclusive()));
-      if (!s.exclude().isEmpty()) {
-        m.put("slurm.exclude", String.join(",", s.exclude()));
-      }
-      s.gres().ifPresent(g -> m.put("slurm.gres", g));
-      s.cpusPerTask().ifPresent(c -> m.put("slurm.cpus-per-task", Integer.toString(c)));
-    });
-    return m;
+  public static SlurmJobSettings settings(PointLaunch launch) {
+    SlurmJobSettings base = launch.binding()
+        .flatMap(b -> b.cluster().map(c -> SlurmJobSettings.fromCluster(c, b.runnerLabels())))
+        .orElseGet(SlurmJobSettings::defaults);
+    return SlurmJobSettings.withOptions(base, launch.options());
   }
 
   /** The job: {@code java -cp … BenchMain --workspace …} with the point's environment. */
-  public static JobSpec jobSpec(PointLaunch launch) {
-    AdapterOptions o = launch.options();
-    String java = o.get("slurm.java").orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    String cp = o.get("slurm.classpath").orElse(System.getProperty("java.class.path"));
+  public static JobSpec jobSpec(PointLaunch launch, SlurmJobSettings settings) {
+    String java = settings.java().orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    String cp = settings.classpath().orElse(System.getProperty("java.class.path"));
     List<String> cmd = new ArrayList<>(List.of(java, "-XX:+UseSerialGC", "-cp", cp, BenchMain.class.getName(),
         "--workspace", launch.workspace().toAbsolutePath().toString(),
         "--readiness-timeout", Long.toString(launch.readinessTimeout().toSeconds()),
@@ -148,8 +105,10 @@ public final class SlurmAdapter implements FleetAdapter {
       cmd.add("--eval-limit");
       cmd.add(Integer.toString(n));
     });
-    int gpus = o.get("slurm.gpus").map(v -> nonNegative("slurm.gpus", v))
-        .orElseGet(() -> Integer.parseInt(launch.env().get("GPU_COUNT").orElse("0")));
+    int gpus = settings.gpus().orElseGet(() -> launch.env().get(LaunchVariable.GPU_COUNT.name())
+        .map(v -> LaunchVariable.parseInt(v).value().orElseThrow(() -> new IllegalStateException(
+            LaunchVariable.GPU_COUNT + " of the projection: " + LaunchVariable.parseInt(v).problem())))
+        .orElse(0));
     return JobSpec.builder().name(launch.runner().name()).command(cmd).env(launch.env().values())
         .secretEnv(launch.env().secretNames()).workspace(launch.workspace()).gpus(gpus)
         .timeLimit(launch.timeLimit()).logFile("slurm_job.log").build();
@@ -157,8 +116,9 @@ public final class SlurmAdapter implements FleetAdapter {
 
   @Override
   public JobStatus launch(PointLaunch launch) {
-    SlurmBackend slurm = new SlurmBackend(settings(launch.options()));
-    JobSpec spec = jobSpec(launch);
+    SlurmJobSettings settings = settings(launch);
+    SlurmBackend slurm = new SlurmBackend(settings);
+    JobSpec spec = jobSpec(launch, settings);
     JobHandle job;
     try {
       job = launch.events().timed("submit", () -> slurm.start(spec));
@@ -178,26 +138,6 @@ public final class SlurmAdapter implements FleetAdapter {
 
   @Override
   public void cleanupLeftovers(RunnerName runner, AdapterOptions options) {
-    new SlurmBackend(settings(options)).cancelNamed(runner.name(), Duration.ofMinutes(2));
-  }
-
-  private static int positive(String key, String v) {
-    int n = nonNegative(key, v);
-    if (n == 0) {
-      throw new UsageException(key + " must be > 0, got " + v);
-    }
-    return n;
-  }
-
-  private static int nonNegative(String key, String v) {
-    try {
-      int n = Integer.parseInt(v.strip());
-      if (n < 0) {
-        throw new NumberFormatException();
-      }
-      return n;
-    } catch (NumberFormatException e) {
-      throw new UsageException(key + " must be a non-negative integer, got '" + v + "'");
-    }
+    new SlurmBackend(SlurmJobSettings.fromOptions(options)).cancelNamed(runner.name(), Duration.ofMinutes(2));
   }
 }

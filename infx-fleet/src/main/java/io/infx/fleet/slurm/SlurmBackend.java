@@ -4,7 +4,7 @@ import io.infx.core.io.AtomicFiles;
 import io.infx.fleet.internal.Cli;
 import io.infx.fleet.internal.LogTail;
 import io.infx.fleet.internal.Outputs;
-import io.infx.fleet.spi.Backend;
+import io.infx.fleet.spi.SchedulerBackend;
 import io.infx.fleet.spi.BackendException;
 import io.infx.fleet.spi.JobHandle;
 import io.infx.fleet.spi.JobSpec;
@@ -29,7 +29,7 @@ import java.util.regex.Pattern;
 /**
  * Runs a job on Slurm through its command-line tools (no REST dependency): {@code sbatch}, or
  * {@code salloc --no-shell} + {@code srun --jobid} (the reference's single-node pattern, see
- * {@link SlurmSettings.Mode}); state from {@code scontrol show job -o} (falling back to
+ * {@link SlurmJobSettings.Mode}); state from {@code scontrol show job -o} (falling back to
  * {@code sacct -X} when the controller has forgotten the job), {@code scancel} to end it.
  *
  * <p>The job's environment is this JVM's plus {@link JobSpec#env()}, handed over with
@@ -39,18 +39,18 @@ import java.util.regex.Pattern;
  * failure instead of silently running it again. The workspace must be on a filesystem the compute
  * node shares (the job writes its log and results there).
  */
-public final class SlurmBackend implements Backend {
+public final class SlurmBackend implements SchedulerBackend {
 
   private static final Pattern GRANTED = Pattern.compile("Granted job allocation ([1-9][0-9]*)");
   private static final Pattern PARSABLE = Pattern.compile("^([1-9][0-9]*)(;.*)?$");
   private static final Duration CLI_TIMEOUT = Duration.ofSeconds(60);
 
-  private final SlurmSettings settings;
+  private final SlurmJobSettings settings;
   private final Map<String, Submitted> jobs = new ConcurrentHashMap<>();
 
   private record Submitted(JobSpec spec, Optional<Process> srun) { }
 
-  public SlurmBackend(SlurmSettings settings) {
+  public SlurmBackend(SlurmJobSettings settings) {
     this.settings = settings;
   }
 
@@ -59,7 +59,7 @@ public final class SlurmBackend implements Backend {
     return "slurm";
   }
 
-  public SlurmSettings settings() {
+  public SlurmJobSettings settings() {
     return settings;
   }
 
@@ -115,7 +115,7 @@ public final class SlurmBackend implements Backend {
       throw new BackendException("cannot create workspace " + spec.workspace() + ": " + e.getMessage(), true, e);
     }
     Path log = spec.workspace().resolve(spec.logFile()).toAbsolutePath();
-    if (settings.mode() == SlurmSettings.Mode.BATCH) {
+    if (settings.mode() == SlurmJobSettings.Mode.BATCH) {
       Path script = spec.workspace().resolve(".infx-" + spec.name() + ".sbatch");
       List<String> step = new ArrayList<>();
       if (!pyxisArgs(spec).isEmpty()) {

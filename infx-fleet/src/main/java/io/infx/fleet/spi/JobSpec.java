@@ -10,7 +10,7 @@ import java.util.Set;
 import org.immutables.value.Value;
 
 /**
- * What a {@link Backend} runs: one command in a workspace with an explicit environment, plus the
+ * What a {@link SchedulerBackend} runs: one command in a workspace with an explicit environment, plus the
  * resources a scheduler needs. Backends receive the complete environment map (no allow-list; any
  * filtering is the backend's, explicit and tested — fleet spec §3.3 pitfall).
  */

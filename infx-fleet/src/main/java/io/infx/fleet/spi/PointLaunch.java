@@ -5,9 +5,11 @@ import io.infx.matrix.MatrixRow;
 import io.infx.fleet.RunnerName;
 import io.infx.fleet.bench.ClientSettings;
 import io.infx.fleet.bench.ServerSpec;
+import io.infx.fleet.routing.FleetBinding;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Everything an adapter needs to run one point.
@@ -23,10 +25,12 @@ import java.util.Objects;
  * @param readinessTimeout how long the server may take to answer {@code /health}
  * @param lifecycle register cleanups here
  * @param log job and server output, line by line
+ * @param binding how the runner was routed, with its typed {@code runners.yaml} cluster record when
+ *     it belongs to one (adapters take their cluster settings from it)
  */
 public record PointLaunch(MatrixRow row, RunnerName runner, LaunchEnv env, Path workspace, ServerSpec server,
     ClientSettings client, AdapterOptions options, Duration timeLimit, Duration readinessTimeout,
-    Lifecycle lifecycle, LogSink log) {
+    Lifecycle lifecycle, LogSink log, Optional<FleetBinding> binding) {
 
   public PointLaunch {
     Objects.requireNonNull(row, "row");
@@ -40,6 +44,7 @@ public record PointLaunch(MatrixRow row, RunnerName runner, LaunchEnv env, Path 
     Objects.requireNonNull(readinessTimeout, "readinessTimeout");
     Objects.requireNonNull(lifecycle, "lifecycle");
     Objects.requireNonNull(log, "log");
+    Objects.requireNonNull(binding, "binding");
   }
 
   /** The launch's event record. */

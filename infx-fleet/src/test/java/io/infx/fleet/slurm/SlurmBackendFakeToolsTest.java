@@ -51,7 +51,7 @@ class SlurmBackendFakeToolsTest {
 
   @Test
   void clusterRecordFlagsAndPyxisReachSbatchAndTheBatchScript() throws Exception {
-    SlurmBackend slurm = new SlurmBackend(SlurmSettings.builder().binDir(bin).partition("h200").account("bench")
+    SlurmBackend slurm = new SlurmBackend(SlurmJobSettings.builder().binDir(bin).partition("h200").account("bench")
         .gresTemplate("gpu:h200:{gpus}").exclusive(true).addExclude("b300-005", "b300-006").cpusPerTask(16)
         .pyxis(true).build());
     JobHandle h = slurm.start(spec());
@@ -67,7 +67,7 @@ class SlurmBackendFakeToolsTest {
 
   @Test
   void terminalStateFallsBackToAccountingWhenTheControllerForgotTheJob() throws Exception {
-    SlurmBackend slurm = new SlurmBackend(SlurmSettings.builder().binDir(bin).build());
+    SlurmBackend slurm = new SlurmBackend(SlurmJobSettings.builder().binDir(bin).build());
     JobHandle h = slurm.start(JobSpec.builder().from(spec()).image(java.util.Optional.empty()).build());
     assertThat(slurm.status(h).state()).isEqualTo(JobState.SUCCEEDED);
     assertThat(calls()).anyMatch(c -> c.endsWith("sacct -X -n -P -j 4242 --format=State,ExitCode"));
@@ -76,7 +76,7 @@ class SlurmBackendFakeToolsTest {
   @Test
   void sallocWithoutAGrantIsARetriableSchedulerError() throws Exception {
     fake("salloc", "echo 'salloc: error: Job submit/allocate failed: Requested node configuration is not available' >&2; exit 1");
-    SlurmBackend slurm = new SlurmBackend(SlurmSettings.builder().binDir(bin).mode(SlurmSettings.Mode.ALLOC).build());
+    SlurmBackend slurm = new SlurmBackend(SlurmJobSettings.builder().binDir(bin).mode(SlurmJobSettings.Mode.ALLOC).build());
     assertThatThrownBy(() -> slurm.start(spec())).isInstanceOfSatisfying(BackendException.class, e -> {
       assertThat(e.retriable()).isTrue();
       assertThat(e.getMessage()).contains("salloc failed to allocate a job (exit 1)")
@@ -86,7 +86,7 @@ class SlurmBackendFakeToolsTest {
 
   @Test
   void withoutPyxisTheImageIsIgnoredAndTheCommandRunsAsIs() throws Exception {
-    SlurmBackend slurm = new SlurmBackend(SlurmSettings.builder().binDir(bin).build());
+    SlurmBackend slurm = new SlurmBackend(SlurmJobSettings.builder().binDir(bin).build());
     slurm.start(spec());
     assertThat(Files.readString(ws.resolve(".infx-h200-cw_01.sbatch"))).contains("exec bash bench.sh\n")
         .doesNotContain("container");

@@ -42,7 +42,7 @@ class SlurmBackendIntegrationTest {
   }
 
   private static SlurmBackend batch() {
-    return new SlurmBackend(SlurmSettings.builder().pollInterval(Duration.ofMillis(300)).build());
+    return new SlurmBackend(SlurmJobSettings.builder().pollInterval(Duration.ofMillis(300)).build());
   }
 
   @Test
@@ -117,7 +117,7 @@ class SlurmBackendIntegrationTest {
 
   @Test
   void allocModeRunsTheStepInASallocAllocationAndMapsItsExitCode() {
-    SlurmBackend slurm = new SlurmBackend(SlurmSettings.builder().mode(SlurmSettings.Mode.ALLOC)
+    SlurmBackend slurm = new SlurmBackend(SlurmJobSettings.builder().mode(SlurmJobSettings.Mode.ALLOC)
         .pollInterval(Duration.ofMillis(300)).build());
     JobHandle ok = slurm.start(JobSpec.builder().from(spec("echo \"gpus=$CUDA_VISIBLE_DEVICES\"")).gpus(2).build());
     List<String> lines = new CopyOnWriteArrayList<>();

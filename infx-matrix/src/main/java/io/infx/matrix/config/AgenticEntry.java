@@ -23,7 +23,7 @@ import org.immutables.value.Value;
 @Value.Immutable
 @InfxStyle
 @SelfChecked
-public abstract class AgenticEntry implements SelfChecking, Concurrency, SearchEntry, MultiNodeTopology {
+public abstract class AgenticEntry implements SelfChecking, Concurrency, SearchEntry, MultiNodeWorkers {
 
   /** Tensor parallel size of a single-node shaped entry. */
   public abstract Optional<Integer> tp();
@@ -164,7 +164,7 @@ public abstract class AgenticEntry implements SelfChecking, Concurrency, SearchE
             "Multinode agentic search-space entries cannot specify 'pp', 'dcp-size', 'pcp-size'");
       }
       if (pair) {
-        MultiNodeTopology.checkHardwarePair(this, checks);
+        MultiNodeWorkers.checkHardwarePair(this, checks);
       }
     }
   }

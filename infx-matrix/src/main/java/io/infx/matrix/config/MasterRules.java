@@ -61,7 +61,7 @@ final class MasterRules {
   }
 
   private static void entryScope(MasterConfig m, Located l, SelfChecking.Checks checks) {
-    if (!(l.entry() instanceof MultiNodeTopology t)) {
+    if (!(l.entry() instanceof MultiNodeWorkers t)) {
       return; // single-node fixed entries have no multi-node fields at all
     }
     if (!m.multinode()) {

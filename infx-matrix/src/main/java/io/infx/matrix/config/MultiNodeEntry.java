@@ -21,7 +21,7 @@ import org.immutables.value.Value;
 @Value.Immutable
 @InfxStyle
 @SelfChecked
-public abstract class MultiNodeEntry implements SelfChecking, Concurrency, SearchEntry, MultiNodeTopology {
+public abstract class MultiNodeEntry implements SelfChecking, Concurrency, SearchEntry, MultiNodeWorkers {
 
   @Override
   @Rule("V42.recipe-selector")
@@ -87,7 +87,7 @@ public abstract class MultiNodeEntry implements SelfChecking, Concurrency, Searc
           "Multinode search-space entries must specify either worker or both prefill and decode");
     }
     if (pair) {
-      MultiNodeTopology.checkHardwarePair(this, checks);
+      MultiNodeWorkers.checkHardwarePair(this, checks);
     }
   }
 

@@ -512,7 +512,7 @@ public final class Expansion {
     return sb.toString();
   }
 
-  private void nodeCount(Row row, io.infx.matrix.config.MultiNodeTopology entry, Optional<Origin> where) {
+  private void nodeCount(Row row, io.infx.matrix.config.MultiNodeWorkers entry, Optional<Origin> where) {
     boolean disagg = row.flag("disagg");
     Optional<Integer> numNodes = entry.numNodes();
     if (!disagg && numNodes.isPresent()) {
@@ -622,7 +622,7 @@ public final class Expansion {
   }
 
   /** §4.9.3: prefill/decode rows; an aggregate worker becomes prefill {@code ×1} and decode {@code ×0}. */
-  private static Row[] pair(io.infx.matrix.config.MultiNodeTopology entry, boolean disagg) {
+  private static Row[] pair(io.infx.matrix.config.MultiNodeWorkers entry, boolean disagg) {
     if (disagg || entry.worker().isEmpty()) {
       return new Row[] {workerRow(entry.prefill().orElseThrow()), workerRow(entry.decode().orElseThrow())};
     }

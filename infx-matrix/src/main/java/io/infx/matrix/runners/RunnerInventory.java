@@ -124,6 +124,11 @@ public abstract class RunnerInventory implements SelfChecking {
     return labels().getOrDefault(label, List.of());
   }
 
+  /** The labels listing {@code runner}, in file order (e.g. its {@code cluster:} and {@code partition:} labels). */
+  public List<String> labelsOf(String runner) {
+    return labels().entrySet().stream().filter(e -> e.getValue().contains(runner)).map(Map.Entry::getKey).toList();
+  }
+
   /** The cluster record a {@code cluster:<id>} label names. */
   public Optional<Cluster> clusterOf(String label) {
     if (!label.startsWith(CLUSTER_PREFIX)) {

@@ -43,6 +43,23 @@ public final class AgenticAggregate {
     return json.path("conc").asInt();
   }
 
+  /**
+   * The replay's validity stamp: empty when its export carried none (AIPerf without a scenario),
+   * {@code false} for a run stamped invalid (short, {@code --unsafe-override}, cancelled, stalled,
+   * too many context overflows; see {@link #submissionInvalidReasons()}).
+   */
+  public Optional<Boolean> submissionValid() {
+    JsonNode v = json.get("submission_valid");
+    return v != null && v.isBoolean() ? Optional.of(v.booleanValue()) : Optional.empty();
+  }
+
+  /** Why the run is not a valid submission (e.g. {@code unsafe_override}); empty when it is. */
+  public java.util.List<String> submissionInvalidReasons() {
+    java.util.List<String> out = new java.util.ArrayList<>();
+    json.path("submission_invalid_reasons").forEach(n -> out.add(n.asText()));
+    return java.util.List.copyOf(out);
+  }
+
   /** Total (input + output) tokens/s per GPU, when the records carried timestamps and GPUs > 0. */
   public Optional<Double> totalTokensPerSecondPerGpu() {
     JsonNode v = json.path("request_metrics").path("throughput").path("per_gpu").path("total_tput_tps");

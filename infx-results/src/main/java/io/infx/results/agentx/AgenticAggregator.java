@@ -35,7 +35,7 @@ import java.util.Objects;
  *   <li>{@code <resultDir>/aiperf_artifacts/profile_export.jsonl} (or the first sub-directory of
  *       {@code aiperf_artifacts} holding one) — per-request records, required;
  *   <li>{@code profile_export_aiperf.json} beside it — AIPerf's aggregate (theoretical cache hit,
- *       dataset provenance), optional;
+ *       dataset provenance, validity stamp), optional;
  *   <li>{@code server_metrics_export.json} beside it — Prometheus scrape summary, optional;
  *   <li>{@code <resultDir>/server.log} and {@code watchtower-*.out} in {@code resultDir} and its
  *       three nearest parents — engine logs stating the KV capacity;
@@ -43,6 +43,10 @@ import java.util.Objects;
  *       {@code CONC}, {@code KV_OFFLOADING} …, spec §4.2) and the Hugging Face cache
  *       ({@code HF_HUB_CACHE} …) for the recorded output lengths.
  * </ul>
+ *
+ * <p>Beyond the reference: the run's validity stamp ({@code metadata.submission_valid} and its
+ * reasons) is carried into the aggregate as {@code submission_valid} and
+ * {@code submission_invalid_reasons}, after the reference keys, when the export has one.
  *
  * <p>Units in the result: latencies in seconds, interactivity in tokens/s per user (reciprocal of
  * the latency statistic), throughput in tokens/s and tokens/s/GPU, every float rounded half-even to
@@ -75,13 +79,20 @@ public final class AgenticAggregator {
    * @param resultDir the run's result directory ({@code RESULT_DIR} of the reference)
    * @param env the run's environment (identity, GPU shape, offload settings, HF cache location)
    * @param workingDirectory what relative paths in {@code resultDir} and {@code env} are relative to
-   * @throws InfxException kind {@code agentic-aggregate} with the reference's message when the
-   *     environment is inconsistent (e.g. {@code Missing required environment variable:
-   *     KV_OFFLOADING}), the records are missing or malformed, or server metrics come from an
+   * @throws InfxException kind {@code agentic-aggregate} when a required variable is unset or
+   *     empty ({@code MODEL}, {@code FRAMEWORK}, {@code CONC}, {@code KV_OFFLOADING}, and {@code TP}
+   *     on one node or {@code PREFILL_/DECODE_NUM_WORKERS}, {@code PREFILL_/DECODE_TP} on several;
+   *     the message names each, e.g. {@code Missing required environment variables: MODEL, CONC} —
+   *     stricter than the reference, which requires only {@code KV_OFFLOADING}), {@code CONC} is
+   *     not a positive integer, the environment is otherwise inconsistent (the reference's
+   *     messages), the records are missing or malformed, or server metrics come from an
    *     unsupported engine
    */
   public static AgenticAggregate aggregate(Path resultDir, Map<String, String> env, Path workingDirectory) {
     Objects.requireNonNull(env, "env");
+    // the environment first: a missing variable is named before any file is read
+    AgenticIdentity identity = new AgenticIdentity(env);
+    AgenticIdentity.Head head = identity.head();
     Path dir = workingDirectory.resolve(resultDir);
     Path artifacts = artifactDir(dir);
     Path jsonl = artifacts.resolve("profile_export.jsonl");
@@ -98,8 +109,6 @@ public final class AgenticAggregator {
     JsonNode server = Files.exists(serverPath) ? readJson(serverPath) : null;
     List<Path> logs = KvCapacityLogs.discover(dir);
 
-    AgenticIdentity identity = new AgenticIdentity(env);
-    AgenticIdentity.Head head = identity.head();
     ObjectNode agg = head.fields();
     agg.put("num_requests_total", records.total());
     agg.put("num_requests_successful", records.kept().size());
@@ -137,8 +146,32 @@ public final class AgenticAggregator {
       agg.set("warnings", JsonNodeFactory.instance.arrayNode().addAll(
           serverMetrics.warnings().stream().map(JsonNodeFactory.instance::textNode).toList()));
     }
+    carrySubmissionValidity(aiperf, aggregatePath, agg);
     FloatRounding.roundFloats(agg);
     return new AgenticAggregate(agg);
+  }
+
+  /**
+   * Appends the replay's validity stamp ({@code metadata.submission_valid} and
+   * {@code submission_invalid_reasons} of the AIPerf aggregate, spec §1.8) after every reference
+   * key, so a short, overridden, cancelled or stalled run cannot pass for a submission once
+   * aggregated. The reference drops the stamp; an export without one (no scenario) adds nothing.
+   */
+  private static void carrySubmissionValidity(JsonNode aiperf, Path aggregatePath, ObjectNode agg) {
+    JsonNode metadata = aiperf.path("metadata");
+    JsonNode valid = metadata.get("submission_valid");
+    if (valid == null || valid.isNull()) {
+      return;
+    }
+    if (!valid.isBoolean()) {
+      throw new InfxException(KIND, aggregatePath + ": metadata.submission_valid must be true or false, got " + valid);
+    }
+    agg.put("submission_valid", valid.booleanValue());
+    var reasons = agg.putArray("submission_invalid_reasons");
+    JsonNode given = metadata.path("submission_invalid_reasons");
+    if (given.isArray()) {
+      given.forEach(r -> reasons.add(r.isTextual() ? r.textValue() : r.toString()));
+    }
   }
 
   /** {@code aiperf_artifacts}, or its first sub-directory (by name) holding the records. */

@@ -24,8 +24,22 @@ import java.util.List;
  * <p>The result carries the exact lines the reference prints, e.g.
  * {@code Validated aiperf request error rate: 5/50 = 10.000% <= 10.000%} on stdout, or
  * {@code ERROR: aiperf completed zero requests} on stderr.
+ *
+ * <p>Stricter than the reference, which never reads it (spec §1.8): a run whose export is stamped
+ * {@code metadata.submission_valid: false} fails after the reference's checks have passed, naming
+ * the stamp's reasons ({@code unsafe_override} for a window under 900 s, {@code run_cancelled},
+ * {@code insufficient_profile_metric_coverage}, {@code context_overflow_rate_exceeded}), unless
+ * {@link Submission#ERROR_RATE_ONLY} asks for the reference gate alone.
  */
 public final class AgenticGate {
+
+  /** Whether the gate also requires a valid submission stamp. */
+  public enum Submission {
+    /** A run stamped {@code submission_valid: false} fails (the default). */
+    REQUIRE_VALID,
+    /** The reference gate: the error rate only; the stamp is ignored. */
+    ERROR_RATE_ONLY
+  }
 
   /** The threshold InferenceX uses ({@code AIPERF_FAILED_REQUEST_THRESHOLD}). */
   public static final double DEFAULT_THRESHOLD = 0.10;
@@ -73,9 +87,14 @@ public final class AgenticGate {
     return t;
   }
 
-  /** Validates with relative paths taken against the current directory. */
+  /** Validates with relative paths taken against the current directory, requiring a valid stamp. */
   public static Result validate(Path artifactDir, double threshold) {
     return validate(artifactDir, threshold, Path.of(""));
+  }
+
+  /** {@link #validate(Path, double, Path, Submission)} requiring a valid submission stamp. */
+  public static Result validate(Path artifactDir, double threshold, Path workingDirectory) {
+    return validate(artifactDir, threshold, workingDirectory, Submission.REQUIRE_VALID);
   }
 
   /**
@@ -84,8 +103,11 @@ public final class AgenticGate {
    * @param artifactDir the directory as the user named it (messages show it this way)
    * @param threshold maximum accepted error fraction, inclusive, in [0, 1]
    * @param workingDirectory what a relative {@code artifactDir} is relative to
+   * @param submission whether a {@code submission_valid: false} stamp fails the gate
+   * @throws io.infx.core.UsageException when the threshold is outside [0, 1]
    */
-  public static Result validate(Path artifactDir, double threshold, Path workingDirectory) {
+  public static Result validate(Path artifactDir, double threshold, Path workingDirectory,
+      Submission submission) {
     if (!(threshold >= 0 && threshold <= 1)) {
       throw new UsageException("--failed-request-threshold must be between 0 and 1");
     }
@@ -99,6 +121,7 @@ public final class AgenticGate {
     Double successes;
     double errors;
     Double completed;
+    JsonNode stamp;
     try {
       JsonNode aggregate = READER.readTree(found.toFile());
       if (aggregate == null || !aggregate.isObject()) {
@@ -108,6 +131,7 @@ public final class AgenticGate {
       Double e = average(aggregate, "error_request_count");
       errors = e == null ? 0.0 : e;
       completed = average(aggregate, "completed_request_count");
+      stamp = aggregate.path("metadata");
     } catch (BadCounter e) {
       return fail("failed to read " + shownFile + ": " + e.getMessage());
     } catch (JsonProcessingException e) {
@@ -131,8 +155,21 @@ public final class AgenticGate {
       return fail("aiperf request error rate exceeded the benchmark limit: " + figures + " > "
           + PythonNumbers.formatPercent3(threshold));
     }
-    return new Result(true, "Validated aiperf request error rate: " + figures + " <= "
-        + PythonNumbers.formatPercent3(threshold));
+    String rateLine = "aiperf request error rate: " + figures + " <= "
+        + PythonNumbers.formatPercent3(threshold);
+    if (submission == Submission.REQUIRE_VALID) {
+      JsonNode valid = stamp.get("submission_valid");
+      if (valid != null && !valid.isNull() && !valid.isBoolean()) {
+        return fail("failed to read " + shownFile + ": metadata.submission_valid must be true or false");
+      }
+      if (valid != null && valid.isBoolean() && !valid.booleanValue()) {
+        List<String> reasons = new ArrayList<>();
+        stamp.path("submission_invalid_reasons").forEach(r -> reasons.add(r.asText()));
+        return fail("aiperf run is not a valid submission: " + shownFile + " has submission_valid=false ("
+            + (reasons.isEmpty() ? "no reason given" : String.join(", ", reasons)) + "); " + rateLine);
+      }
+    }
+    return new Result(true, "Validated " + rateLine);
   }
 
   private static Result fail(String message) {

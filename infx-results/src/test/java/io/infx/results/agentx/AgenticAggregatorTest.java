@@ -18,7 +18,7 @@ class AgenticAggregatorTest {
   @TempDir Path tmp;
 
   private final Map<String, String> env = new HashMap<>(Map.of(
-      "KV_OFFLOADING", "none", "TP", "2", "CONC", "3", "FRAMEWORK", "vllm"));
+      "KV_OFFLOADING", "none", "TP", "2", "CONC", "3", "FRAMEWORK", "vllm", "MODEL", "org/m"));
 
   private static String record(String conv, int turn, long startMs, long endMs, int isl, int osl, String extra) {
     return "{\"metadata\":{\"conversation_id\":\"" + conv + "\",\"turn_index\":" + turn
@@ -197,5 +197,41 @@ class AgenticAggregatorTest {
     JsonNode real = plain.withServer(io.infx.core.provenance.ServerProvenance.of("vllm", "0.11", "t")).toJson();
     assertThat(real.get("simulated").booleanValue()).isFalse();
     assertThat(plain.toJson().has("simulated")).as("withServer copies").isFalse();
+  }
+
+  @Test
+  void theValidityStampIsCarriedIntoTheAggregate() throws Exception {
+    List<String> recs = List.of(record("t", 0, 9_500, 10_000, 100, 10, ""));
+    AgenticAggregate invalid = AgenticAggregator.aggregate(results(recs,
+        "{\"metadata\":{\"submission_valid\":false,\"submission_invalid_reasons\":[\"unsafe_override\",\"run_cancelled\"]}}",
+        null), env);
+    assertThat(invalid.toJson().get("submission_valid").booleanValue()).isFalse();
+    assertThat(invalid.submissionValid()).contains(false);
+    assertThat(invalid.submissionInvalidReasons()).containsExactly("unsafe_override", "run_cancelled");
+
+    AgenticAggregate valid = AgenticAggregator.aggregate(results(recs,
+        "{\"metadata\":{\"submission_valid\":true,\"submission_invalid_reasons\":[]}}", null), env);
+    assertThat(valid.submissionValid()).contains(true);
+    assertThat(valid.submissionInvalidReasons()).isEmpty();
+
+    // AIPerf without a scenario stamps nothing: the aggregate stays the reference's
+    AgenticAggregate none = AgenticAggregator.aggregate(results(recs, "{}", null), env);
+    assertThat(none.toJson().has("submission_valid")).isFalse();
+    assertThat(none.submissionValid()).isEmpty();
+
+    assertThatThrownBy(() -> AgenticAggregator.aggregate(results(recs,
+        "{\"metadata\":{\"submission_valid\":\"yes\"}}", null), env))
+        .isInstanceOf(InfxException.class)
+        .hasMessageContaining("metadata.submission_valid must be true or false");
+  }
+
+  @Test
+  void missingRequiredVariablesAreAllNamed() throws Exception {
+    Path dir = results(List.of(record("a", 0, 0, 1000, 1, 1, "")), null, null);
+    env.remove("MODEL");
+    env.remove("CONC");
+    assertThatThrownBy(() -> AgenticAggregator.aggregate(dir, env))
+        .isInstanceOf(InfxException.class)
+        .hasMessage("Missing required environment variables: MODEL, CONC");
   }
 }

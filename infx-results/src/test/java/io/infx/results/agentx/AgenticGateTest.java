@@ -71,4 +71,32 @@ class AgenticGateTest {
     assertThatThrownBy(() -> AgenticGate.parseThreshold("abc")).isInstanceOf(UsageException.class);
     assertThatThrownBy(() -> AgenticGate.parseThreshold("nan")).isInstanceOf(UsageException.class);
   }
+
+  @Test
+  void aRunStampedInvalidFailsNamingTheReasons() throws Exception {
+    // the reference passes this run (it never reads the stamp); a 60 s smoke run must not pass
+    String stamped = "{\"request_count\":{\"avg\":12},\"error_request_count\":{\"avg\":0},"
+        + "\"metadata\":{\"submission_valid\":false,\"submission_invalid_reasons\":[\"unsafe_override\"]}}";
+    AgenticGate.Result r = gate(stamped, 0.10);
+    assertThat(r.exitCode()).isEqualTo(1);
+    assertThat(r.stdout()).isEmpty();
+    assertThat(r.stderr()).containsExactly("ERROR: aiperf run is not a valid submission: "
+        + "art/profile_export_aiperf.json has submission_valid=false (unsafe_override); "
+        + "aiperf request error rate: 0/12 = 0.000% <= 10.000%");
+    // the reference gate alone, when asked for
+    AgenticGate.Result reference = AgenticGate.validate(Path.of("art"), 0.10, tmp, AgenticGate.Submission.ERROR_RATE_ONLY);
+    assertThat(reference.stdout()).containsExactly("Validated aiperf request error rate: 0/12 = 0.000% <= 10.000%");
+    // the reference's failures keep their own message first
+    assertThat(gate("{\"request_count\":{\"avg\":2},\"error_request_count\":{\"avg\":65},"
+        + "\"metadata\":{\"submission_valid\":false,\"submission_invalid_reasons\":[\"run_cancelled\"]}}", 0.10).stderr())
+        .containsExactly("ERROR: aiperf request error rate exceeded the benchmark limit: 65/67 = 97.015% > 10.000%");
+  }
+
+  @Test
+  void aValidStampPassesAndAMalformedOneIsAnError() throws Exception {
+    assertThat(gate("{\"request_count\":{\"avg\":12},\"metadata\":{\"submission_valid\":true,"
+        + "\"submission_invalid_reasons\":[]}}", 0.10).passed()).isTrue();
+    assertThat(gate("{\"request_count\":{\"avg\":12},\"metadata\":{\"submission_valid\":\"no\"}}", 0.10).stderr())
+        .containsExactly("ERROR: failed to read art/profile_export_aiperf.json: metadata.submission_valid must be true or false");
+  }
 }

@@ -72,7 +72,10 @@ public final class AgenticSimulatorLauncher implements PointLauncher {
       log.println("AgentX replay: " + r.successfulRequests() + " successful, " + r.failedRequests()
           + " failed requests" + (r.submissionValid() ? "" : "; not a valid submission: " + r.invalidReasons()));
     }
-    AgenticGate.Result gate = AgenticGate.validate(artifacts, AgenticGate.DEFAULT_THRESHOLD);
+    // the reference gate (error rate only): a replay on the simulator is a trial, usually shorter
+    // than a valid submission's 900 s; its aggregate carries the stamp and says it is simulated
+    AgenticGate.Result gate = AgenticGate.validate(artifacts, AgenticGate.DEFAULT_THRESHOLD,
+        java.nio.file.Path.of(""), AgenticGate.Submission.ERROR_RATE_ONLY);
     log.println(gate.message());
     if (!gate.passed()) {
       return PointResult.failed(gate.message());

@@ -129,7 +129,7 @@ public final class BenchmarkMapper {
       tracker.addUnmappedPrecision(precision);
     }
     String specMethod = Normalizers.normalizeSpecMethod(Js.get(row, "spec_decoding"));
-    Topology topology = Topology.resolve(row, fw.framework(), fw.disagg());
+    ConfigTopology topology = ConfigTopology.resolve(row, fw.framework(), fw.disagg());
 
     ObjectNode metrics = captureNumericMetrics(row);
     normalizePowerContractMetrics(row, metrics);

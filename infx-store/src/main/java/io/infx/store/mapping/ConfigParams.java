@@ -54,7 +54,7 @@ public record ConfigParams(
 
   /** A config of a deployment topology plus the five identity columns. */
   public static ConfigParams of(String hardware, String framework, String model, String precision,
-      String specMethod, Topology t) {
+      String specMethod, ConfigTopology t) {
     return new ConfigParams(hardware, framework, model, precision, specMethod, t.disagg(), t.isMultinode(),
         t.prefillTp(), t.prefillEp(), t.prefillDpAttn(), t.prefillNumWorkers(), t.decodeTp(), t.decodeEp(),
         t.decodeDpAttn(), t.decodeNumWorkers(), t.numPrefillGpu(), t.numDecodeGpu());
@@ -77,7 +77,7 @@ public record ConfigParams(
     ObjectNode o = Js.nodes().objectNode();
     o.put("hardware", hardware).put("framework", framework).put("model", model).put("precision", precision)
         .put("specMethod", specMethod).put("disagg", disagg).put("isMultinode", isMultinode);
-    Topology.of(this).writeTo(o);
+    ConfigTopology.of(this).writeTo(o);
     return o;
   }
 }

@@ -155,7 +155,7 @@ public final class EvalMapper {
     Boolean topologyMarker = Normalizers.parseOptionalBool(Js.get(src, "is_multinode"));
     boolean isMultinode = Boolean.TRUE.equals(topologyMarker);
     boolean sharedEpDevices = framework.equals("sglang") || framework.equals("dynamo-sglang");
-    Topology.GpuCount gpuCount = (tp, ep, prefix) -> topologyMarker == null || !sharedEpDevices
+    ConfigTopology.GpuCount gpuCount = (tp, ep, prefix) -> topologyMarker == null || !sharedEpDevices
         ? tp * ep
         : tp * orDefault(Normalizers.parseIntOrNull(Js.get(src, prefix + "pp")), 1)
             * orDefault(Normalizers.parseIntOrNull(Js.get(src, prefix + "pcp_size")), 1);
@@ -168,7 +168,7 @@ public final class EvalMapper {
             key -> eqOr1(src, "prefill_" + key, key) && eqOr1(src, "decode_" + key, key))
         && Normalizers.parseBool(Js.get(src, "prefill_dp_attention")) == Normalizers.parseBool(Js.get(src, "dp_attention"))
         && Normalizers.parseBool(Js.get(src, "decode_dp_attention")) == Normalizers.parseBool(Js.get(src, "dp_attention"));
-    Topology t = Topology.build(src, disaggFromFw, isMultinode, gpuCount, mirroredAggregate, true);
+    ConfigTopology t = ConfigTopology.build(src, disaggFromFw, isMultinode, gpuCount, mirroredAggregate, true);
     return ConfigParams.of(hardware, framework, model, precision, specMethod, t);
   }
 }

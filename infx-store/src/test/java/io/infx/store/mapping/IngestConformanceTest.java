@@ -295,7 +295,7 @@ class IngestConformanceTest {
       }).orElse(NullNode.getInstance());
       case "configCacheKey" -> TextNode.valueOf(configKey(a0));
       case "resolveConfigTopology" ->
-          Topology.resolve(a0, Js.string(arg(args, 1)), arg(args, 2).asBoolean()).toJson();
+          ConfigTopology.resolve(a0, Js.string(arg(args, 1)), arg(args, 2).asBoolean()).toJson();
       case "mapBenchmarkRow" -> {
         JsonNode fb = arg(args, 1);
         Normalizers.IslOsl fallback = fb.isObject() ? new Normalizers.IslOsl(fb.get("isl").asLong(), fb.get("osl").asLong()) : null;

@@ -1,6 +1,6 @@
 package io.infx.client.agentx.internal;
 
-import io.infx.client.Backend;
+import io.infx.client.ServingBackend;
 import io.infx.client.ClientOptions;
 import io.infx.client.Deadlines;
 import io.infx.client.InferenceRequest;
@@ -29,7 +29,7 @@ public final class HttpTransport implements Transport {
   @Override
   public CompletableFuture<RequestRecord> send(byte[] body, int promptTokens,
       List<Map.Entry<String, String>> headers, boolean warmup, long intendedNanos) {
-    InferenceRequest r = new InferenceRequest(Backend.Api.CHAT, "/v1/chat/completions", body, promptTokens, headers);
+    InferenceRequest r = new InferenceRequest(ServingBackend.Api.CHAT, "/v1/chat/completions", body, promptTokens, headers);
     return client.send(r, 0, warmup ? RequestRecord.Phase.WARMUP : RequestRecord.Phase.MEASURED, intendedNanos);
   }
 

@@ -20,8 +20,9 @@ import java.util.concurrent.BlockingQueue;
  */
 final class RecordSink implements AutoCloseable {
 
-  private static final ReplayRecord END = new ReplayRecord(0, "", "", "", "", 0, false, 0, 0, 0,
-      false, 0, 0, 0, 0, 0, 0, 0, 0, null, null, false, 0, 0, 0);
+  private static final ReplayRecord END = ReplayRecord.builder().sessionNum(0).requestId("")
+      .correlationId("").rootCorrelationId("").conversationId("").turnIndex(0).warmup(false)
+      .startNs(0).endNs(0).inputTokens(0).hitBlocks(0).totalBlocks(0).build();
 
   private final Path target;
   private final Path tmp;
@@ -138,11 +139,12 @@ final class RecordSink implements AutoCloseable {
       metric(g, "full_response_inter_token_latency", r.fullResponseItlMs(), "ms");
     }
     g.writeEndObject();
-    if (r.error()) {
+    if (r.failure().isPresent()) {
+      ReplayRecord.Failure f = r.failure().get();
       g.writeObjectFieldStart("error");
-      g.writeNumberField("code", r.errorCode());
-      g.writeStringField("type", r.errorType());
-      g.writeStringField("message", r.errorMessage());
+      g.writeNumberField("code", f.code());
+      g.writeStringField("type", f.type());
+      g.writeStringField("message", f.message());
       g.writeEndObject();
     } else {
       g.writeNullField("error");

@@ -1,10 +1,10 @@
 package io.infx.client.agentx.internal;
 
-import io.infx.client.RequestFailure;
 import io.infx.client.RequestRecord;
 import io.infx.client.agentx.AgenticOptions;
 import io.infx.client.agentx.TraceRequest;
 import io.infx.client.agentx.WekaTrace;
+import io.infx.client.load.Ticker;
 import io.infx.core.InfxException;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -12,15 +12,18 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,10 +34,16 @@ import org.slf4j.LoggerFactory;
  * with recorded end-to-start gaps, subagents at their recorded offsets, joins, per-tree and
  * whole-system idle caps; recycling of drained lanes from turn 0 of a new play; a bounded drain.
  *
+ * <p>The engine runs a {@link ReplaySpec} (what to replay, decided up front); it owns only the
+ * schedule. Time comes from a {@link Ticker}, the same clock type as the open-loop dispatcher's, so
+ * the schedule (session starts, recorded gaps, spawns and joins, idle caps, the window and the
+ * drain) is tested exactly on a virtual clock; records are built by {@link ReplayRecords}.
+ *
  * <p>All scheduling state is owned by the thread that calls {@link #run()}: completions and
  * prepared bodies arrive as events on a queue, so no lock is taken on the hot path. Prompt bodies
- * are synthesized ahead of their due time on two worker threads, at most {@link #PREPARE_LEAD_NANOS}
- * early, so memory holds only the bodies about to be sent.
+ * are synthesized ahead of their due time on the preparation executor (two worker threads by
+ * {@link #create}), at most {@link #PREPARE_LEAD_NANOS} early, so memory holds only the bodies
+ * about to be sent.
  */
 public final class ReplayEngine {
 
@@ -49,10 +58,8 @@ public final class ReplayEngine {
   static final long EARLY_BUDGET_BYTES = 64L << 20;
   /** The live error threshold applies once this many profiling requests completed. */
   static final int LIVE_THRESHOLD_MIN_REQUESTS = 10;
-  /** Error substrings that mean the prompt no longer fits the model's context. */
-  private static final String[] OVERFLOW_MARKERS = {
-      "context length", "maximum context", "context_length_exceeded", "prompt is too long",
-      "context window", "too many tokens"};
+  /** The scheduler re-checks its state at least this often (stop requests, the window's end). */
+  static final long MAX_PARK_NANOS = 50_000_000L;
 
   enum Phase { WARMUP, PROFILING, DRAIN, DONE }
 
@@ -66,17 +73,18 @@ public final class ReplayEngine {
   private final List<TracePlan> recyclePool;
   private final Transport transport;
   private final PromptWriter writer;
-  private final RecordSink sink;
+  private final Consumer<ReplayRecord> sink;
   private final ReplayStats stats = new ReplayStats();
   private final String runId;
   private final Random rng;
-  private final long nanoBase = System.nanoTime();
+  private final Ticker ticker;
+  private final long nanoBase;
   private final long epochBase;
   private final ConcurrentLinkedQueue<Runnable> events = new ConcurrentLinkedQueue<>();
   private final TreeSet<Pending> pending = new TreeSet<>();
   private final Set<Play> touched = new HashSet<>();
   private final List<Pending> dueScratch = new ArrayList<>();
-  private final ExecutorService prep;
+  private final Executor prep;
   private final ServerMetricsScraper scraper;
   private volatile Thread scheduler;
 
@@ -103,45 +111,49 @@ public final class ReplayEngine {
   private final long treeCapNanos;
   private final long systemCapNanos;
 
-  ReplayEngine(AgenticOptions options, List<WekaTrace> traces, Transport transport, RecordSink sink,
+  /**
+   * An engine on the system clock, preparing prompts on two worker threads ({@link #close()} stops
+   * them).
+   *
+   * @param scraper the server-metrics scraper started and stopped with the window, or {@code null}
+   */
+  static ReplayEngine create(ReplaySpec spec, Transport transport, Consumer<ReplayRecord> sink,
       ServerMetricsScraper scraper) {
-    this.options = options;
-    this.scraper = scraper;
-    this.transport = transport;
-    this.sink = sink;
-    this.runId = options.runId().orElse(UUID.randomUUID().toString());
-    this.rng = new Random(options.seed());
-    Instant now = Instant.now();
-    this.epochBase = now.getEpochSecond() * 1_000_000_000L + now.getNano();
-    this.recyclePool = new ArrayList<>();
-    this.initialPool = new ArrayList<>();
-    int blockSize = 64;
-    for (WekaTrace t : traces) {
-      TracePlan p = TracePlan.of(t);
-      if (p == null) {
-        continue;
-      }
-      recyclePool.add(p);
-      if (p.root().size() >= 2) {
-        initialPool.add(p);
-      }
-      blockSize = t.blockSize();
-    }
-    if (initialPool.isEmpty()) {
-      throw new InfxException("agentx", "no usable trace: every trace needs at least two top-level "
-          + "requests (a warmup primer and one profiled turn)");
-    }
-    this.writer = new PromptWriter(new BlockText(options.seed(), options.tokenizer().orElse(null)),
-        blockSize, options.model(), options.extraBody());
-    this.durationNanos = options.duration().toNanos();
-    this.graceNanos = options.grace().toNanos();
-    this.treeCapNanos = options.traceIdleGapCap().toNanos();
-    this.systemCapNanos = options.systemIdleGapCap().toNanos();
-    this.prep = Executors.newFixedThreadPool(2, r -> {
+    ExecutorService prep = Executors.newFixedThreadPool(2, r -> {
       Thread th = new Thread(r, "infx-agentx-prompts");
       th.setDaemon(true);
       return th;
     });
+    return new ReplayEngine(spec, transport, sink, scraper, Ticker.system(), prep);
+  }
+
+  /**
+   * An engine on {@code ticker}: the transport's {@link RequestRecord} readings must come from the
+   * same clock.
+   *
+   * @param prep where prompt bodies are synthesized (a direct executor makes a run deterministic)
+   */
+  ReplayEngine(ReplaySpec spec, Transport transport, Consumer<ReplayRecord> sink,
+      ServerMetricsScraper scraper, Ticker ticker, Executor prep) {
+    this.options = spec.options();
+    this.scraper = scraper;
+    this.transport = Objects.requireNonNull(transport, "transport");
+    this.sink = Objects.requireNonNull(sink, "sink");
+    this.ticker = Objects.requireNonNull(ticker, "ticker");
+    this.prep = Objects.requireNonNull(prep, "prep");
+    this.runId = spec.runId();
+    this.rng = new Random(options.seed());
+    this.nanoBase = ticker.nanoTime();
+    Instant wallNow = ticker.wallTime();
+    this.epochBase = wallNow.getEpochSecond() * 1_000_000_000L + wallNow.getNano();
+    this.recyclePool = spec.recyclePool();
+    this.initialPool = spec.initialPool();
+    this.writer = new PromptWriter(new BlockText(options.seed(), options.tokenizer().orElse(null)),
+        spec.blockSize(), options.model(), options.extraBody());
+    this.durationNanos = options.duration().toNanos();
+    this.graceNanos = options.grace().toNanos();
+    this.treeCapNanos = options.traceIdleGapCap().toNanos();
+    this.systemCapNanos = options.systemIdleGapCap().toNanos();
   }
 
   // ---------------------------------------------------------------- state
@@ -256,7 +268,7 @@ public final class ReplayEngine {
   /** Runs warmup, profiling and the drain; blocks until done. */
   Outcome run() {
     scheduler = Thread.currentThread();
-    Instant start = Instant.now();
+    Instant start = instant(now());
     try {
       order = shuffled(recyclePool.size());
       lanes = new Lane[options.users()];
@@ -272,9 +284,11 @@ public final class ReplayEngine {
       }
       loop();
     } finally {
-      prep.shutdownNow();
+      if (prep instanceof ExecutorService pool) {
+        pool.shutdownNow();
+      }
     }
-    Instant end = Instant.now();
+    Instant end = instant(now());
     if (abort != null) {
       throw abort;
     }
@@ -304,10 +318,10 @@ public final class ReplayEngine {
         applyIdleCaps(now());
       }
       touched.clear();
-      long wake = nextWake(now());
-      long sleep = wake - now();
-      if (sleep > 0 && events.isEmpty()) {
-        LockSupport.parkNanos(this, Math.min(sleep, 50_000_000L));
+      long before = now();
+      long wake = nextWake(before);
+      if (wake > before && events.isEmpty()) {
+        ticker.parkUntil(Math.min(wake, before + MAX_PARK_NANOS));
       }
     }
   }
@@ -404,12 +418,14 @@ public final class ReplayEngine {
       while ((e = events.poll()) != null) {
         e.run();
       }
-      LockSupport.parkNanos(1_000_000L);
+      if (inFlight > 0 && events.isEmpty()) {
+        ticker.parkUntil(Math.min(until, now() + 1_000_000L));
+      }
     }
   }
 
   private long nextWake(long now) {
-    long wake = now + 50_000_000L;
+    long wake = now + MAX_PARK_NANOS;
     if (phase == Phase.DRAIN) {
       return Math.min(wake, drainDeadline);
     }
@@ -771,8 +787,9 @@ public final class ReplayEngine {
     s.play.inFlight--;
     inFlight--;
     touched.add(s.play);
-    ReplayRecord r = record(p, s, rec, ex, warmup, requestId, contentTokens, intended, sendWall);
-    sink.add(r);
+    ReplayRecord r = ReplayRecords.complete(identity(p, s, requestId), warmup, rec, ex,
+        contentTokens, intended, sendWall, wall(now), this::wall);
+    sink.accept(r);
     stats.add(r);
     if (!warmup && !r.cancelled()) {
       stats.lateness.recordValue(Math.max(0, Math.round(r.latenessMs() * 1000)));
@@ -795,8 +812,9 @@ public final class ReplayEngine {
       }
     }
     if (warmup && r.error() && !r.cancelled() && s.parent == null) {
+      ReplayRecord.Failure f = r.failure().orElseThrow();
       abort = new InfxException("agentx", "warmup request of root session " + s.conv.id() + " turn "
-          + p.turn + " failed (" + r.errorType() + " " + r.errorCode() + ": " + r.errorMessage()
+          + p.turn + " failed (" + f.type() + " " + f.code() + ": " + f.message()
           + "); the run is aborted before profiling");
       return;
     }
@@ -808,75 +826,12 @@ public final class ReplayEngine {
     scheduleNext(s, now);
   }
 
-  private ReplayRecord record(Pending p, Session s, RequestRecord rec, Throwable ex, boolean warmup,
-      String requestId, int contentTokens, long intended, long sendWall) {
-    TraceRequest turn = s.conv.turn(p.turn);
-    int hit = s.conv.hitBlocks(p.turn);
-    int total = s.conv.totalBlocks(p.turn);
-    double lateness = warmup || rec == null ? 0 : Math.max(0, rec.sendNanos() - intended) / 1e6;
-    if (rec == null) {
-      String msg = ex == null ? "no record" : ex.toString();
-      return new ReplayRecord(s.play.number, requestId, s.correlationId, s.play.rootCorrelation,
-          s.conv.id(), p.turn, warmup, sendWall, 0, wall(now()), false, 0, contentTokens, 0,
-          Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0, "ClientError", msg, false, hit, total, lateness);
-    }
-    long start = wall(rec.sendNanos());
-    long ack = rec.headersNanos().isPresent() ? wall(rec.headersNanos().getAsLong()) : 0;
-    long endNanos = rec.e2elEndNanos().orElse(rec.endNanos());
-    long end = wall(endNanos);
-    int isl = rec.usagePromptTokens().orElse(contentTokens);
-    if (rec.cancelled()) {
-      return new ReplayRecord(s.play.number, requestId, s.correlationId, s.play.rootCorrelation,
-          s.conv.id(), p.turn, warmup, start, ack, wall(rec.endNanos()), true, wall(rec.endNanos()),
-          isl, 0, Double.NaN, Double.NaN, Double.NaN, Double.NaN, 499, "RequestCancelled",
-          "cancelled at the end of the benchmark", false, hit, total, lateness);
-    }
-    if (!rec.success()) {
-      RequestFailure f = rec.failure().orElseThrow();
-      String message = f.body().isEmpty() ? f.message() : f.message() + ": " + f.body();
-      boolean overflow = isOverflow(message);
-      return new ReplayRecord(s.play.number, requestId, s.correlationId, s.play.rootCorrelation,
-          s.conv.id(), p.turn, warmup, start, ack, end, false, 0, contentTokens, 0, Double.NaN,
-          Double.NaN, Double.NaN, Double.NaN, f.status() > 0 ? f.status() : 0, errorType(f),
-          oneLine(message), overflow, hit, total, lateness);
-    }
-    int osl = rec.outputTokens();
-    double ttft = rec.firstTokenNanos().isPresent()
-        ? (rec.firstTokenNanos().getAsLong() - rec.sendNanos()) / 1e6 : Double.NaN;
-    double latency = (endNanos - rec.sendNanos()) / 1e6;
-    double itl = osl >= 2 && Double.isFinite(ttft) ? (latency - ttft) / (osl - 1) : Double.NaN;
-    double fullItl = osl >= 2 && rec.firstContentNanos().isPresent()
-        ? (endNanos - rec.firstContentNanos().getAsLong()) / 1e6 / (osl - 1) : Double.NaN;
-    return new ReplayRecord(s.play.number, requestId, s.correlationId, s.play.rootCorrelation,
-        s.conv.id(), p.turn, warmup, start, ack, end, false, 0, isl, osl, ttft, latency, itl, fullItl,
-        0, null, null, false, hit, total, lateness);
-  }
-
-  private static boolean isOverflow(String message) {
-    String m = message.toLowerCase(Locale.ROOT);
-    for (String k : OVERFLOW_MARKERS) {
-      if (m.contains(k)) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private static String errorType(RequestFailure f) {
-    return switch (f.kind()) {
-      case CONNECT -> "ConnectError";
-      case TIMEOUT -> "TimeoutError";
-      case HTTP_4XX, HTTP_5XX, HTTP_OTHER -> "HTTPStatusError";
-      case STREAM -> "StreamError";
-      case DECODE -> "DecodeError";
-      case OVERSIZE -> "OversizeError";
-      case CLIENT -> "ClientError";
-    };
-  }
-
-  private static String oneLine(String s) {
-    String t = s.replace('\n', ' ').replace('\r', ' ');
-    return t.length() > 2000 ? t.substring(0, 2000) : t;
+  /** The part of a turn's record the engine knows: who sent it and what the trace says. */
+  private ImmutableReplayRecord.Builder identity(Pending p, Session s, String requestId) {
+    return ReplayRecord.builder().sessionNum(s.play.number).requestId(requestId)
+        .correlationId(s.correlationId).rootCorrelationId(s.play.rootCorrelation)
+        .conversationId(s.conv.id()).turnIndex(p.turn)
+        .hitBlocks(s.conv.hitBlocks(p.turn)).totalBlocks(s.conv.totalBlocks(p.turn));
   }
 
   // ---------------------------------------------------------------- idle caps
@@ -953,7 +908,7 @@ public final class ReplayEngine {
   }
 
   private long now() {
-    return System.nanoTime();
+    return ticker.nanoTime();
   }
 
   private long wall(long nanoTime) {
@@ -968,11 +923,14 @@ public final class ReplayEngine {
     return Instant.ofEpochSecond(w / 1_000_000_000L, w % 1_000_000_000L);
   }
 
-  /** Stops the worker threads (the transport is closed by the caller). */
+  /** Stops the worker threads of {@link #create} (the transport is closed by the caller). */
   void close() {
-    prep.shutdownNow();
+    if (!(prep instanceof ExecutorService pool)) {
+      return;
+    }
+    pool.shutdownNow();
     try {
-      prep.awaitTermination(5, TimeUnit.SECONDS);
+      pool.awaitTermination(5, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

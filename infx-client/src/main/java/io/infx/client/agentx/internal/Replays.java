@@ -18,11 +18,12 @@ public final class Replays {
 
   public static ObjectNode run(List<WekaTrace> traces, AgenticOptions options, Path artifactDir,
       String datasetSource, Transport transport) {
+    ReplaySpec spec = ReplaySpec.of(options, traces);
     ReplayEngine.Outcome outcome;
     ServerMetricsScraper scraper = options.serverMetricsUrls().isEmpty()
         ? null : new ServerMetricsScraper(options.serverMetricsUrls());
     try (RecordSink sink = new RecordSink(artifactDir.resolve("profile_export.jsonl"))) {
-      ReplayEngine engine = new ReplayEngine(options, traces, transport, sink, scraper);
+      ReplayEngine engine = ReplayEngine.create(spec, transport, sink::add, scraper);
       try {
         outcome = engine.run();
       } finally {

@@ -8,8 +8,10 @@ import static io.infx.core.launch.LaunchVariable.*;
 
 import io.infx.core.InfxException;
 import io.infx.core.launch.LaunchVariable;
+import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -37,7 +39,8 @@ public final class AgenticIdentity {
    * @throws InfxException kind {@code agentic-aggregate} with the reference's message
    */
   public Head head() {
-    String kvOffloading = required(KV_OFFLOADING.name());
+    requirePresent();
+    String kvOffloading = env.get(KV_OFFLOADING.name());
     String backend = env.getOrDefault(KV_OFFLOAD_BACKEND.name(), "");
     ObjectNode backendMetadata = componentMetadata(KV_OFFLOAD_BACKEND_METADATA.name(), true);
     if (kvOffloading.equals("none")) {
@@ -131,7 +134,7 @@ public final class AgenticIdentity {
 
     ObjectNode o = F.objectNode();
     o.put("hw", env.getOrDefault(RUNNER_TYPE.name(), ""));
-    o.put("conc", strictInteger(CONC.name(), env.getOrDefault(CONC.name(), "0")));
+    o.put("conc", strictInteger(CONC.name(), env.get(CONC.name())));
     o.put("image", env.getOrDefault(IMAGE.name(), ""));
     o.put("recipe_fingerprint", env.getOrDefault(RECIPE_FINGERPRINT.name(), ""));
     o.put("model", env.getOrDefault(MODEL.name(), ""));
@@ -169,12 +172,44 @@ public final class AgenticIdentity {
     return env.getOrDefault(FRAMEWORK.name(), "");
   }
 
-  private String required(String name) {
-    String v = env.get(name);
-    if (v == null || v.isEmpty()) {
-      throw fail("Missing required environment variable: " + name);
+  /**
+   * The variables an aggregate cannot be keyed or divided without, in the order they are checked:
+   * the model, engine and users ({@code CONC}) of the row, its KV offload tier (the reference's
+   * only required variable), and what the GPU count is computed from ({@code TP} on one node; the
+   * worker counts and TPs of both roles on several). The reference defaults the others to
+   * {@code ""}/{@code 0}/{@code 1} and so publishes an empty model at conc 0 — or a per-GPU
+   * throughput over 1 GPU for a TP8 run — without a word; infx refuses instead.
+   */
+  public List<String> requiredNames() {
+    List<String> names = new ArrayList<>(LaunchVariable.names(MODEL, FRAMEWORK, CONC, KV_OFFLOADING));
+    if (bool(IS_MULTINODE.name())) {
+      names.addAll(LaunchVariable.names(PREFILL_NUM_WORKERS, PREFILL_TP, DECODE_NUM_WORKERS, DECODE_TP));
+    } else {
+      names.add(TP.name());
     }
-    return v;
+    return names;
+  }
+
+  /**
+   * Fails naming every required variable that is unset or empty, e.g.
+   * {@code Missing required environment variables: MODEL, CONC}; with only {@code KV_OFFLOADING}
+   * missing the message is the reference's {@code Missing required environment variable:
+   * KV_OFFLOADING}.
+   */
+  private void requirePresent() {
+    List<String> missing = requiredNames().stream()
+        .filter(name -> env.get(name) == null || env.get(name).isEmpty())
+        .toList();
+    if (missing.size() == 1) {
+      throw fail("Missing required environment variable: " + missing.get(0));
+    }
+    if (!missing.isEmpty()) {
+      throw fail("Missing required environment variables: " + String.join(", ", missing));
+    }
+    int conc = strictInteger(CONC.name(), env.get(CONC.name()));
+    if (conc < 1) {
+      throw fail("CONC must be a positive integer (the run's users), got '" + env.get(CONC.name()) + "'");
+    }
   }
 
   private boolean bool(String name) {

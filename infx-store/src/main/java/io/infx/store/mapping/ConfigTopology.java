@@ -9,7 +9,7 @@ import java.util.OptionalLong;
  * @01668b87): role-shaped or single-engine metadata normalized into one identity. Explicit counts
  * win; fallback counts are per worker; aggregated configs mirror one engine into both role columns.
  */
-public record Topology(
+public record ConfigTopology(
     boolean disagg,
     boolean isMultinode,
     long prefillTp,
@@ -23,8 +23,8 @@ public record Topology(
     long numPrefillGpu,
     long numDecodeGpu) {
 
-  static Topology of(ConfigParams c) {
-    return new Topology(c.disagg(), c.isMultinode(), c.prefillTp(), c.prefillEp(), c.prefillDpAttn(),
+  static ConfigTopology of(ConfigParams c) {
+    return new ConfigTopology(c.disagg(), c.isMultinode(), c.prefillTp(), c.prefillEp(), c.prefillDpAttn(),
         c.prefillNumWorkers(), c.decodeTp(), c.decodeEp(), c.decodeDpAttn(), c.decodeNumWorkers(),
         c.numPrefillGpu(), c.numDecodeGpu());
   }
@@ -62,7 +62,7 @@ public record Topology(
    * @param framework the canonical framework ({@link Normalizers#normalizeFramework})
    * @param disaggFromFw the disagg flag derived with it
    */
-  public static Topology resolve(JsonNode src, String framework, boolean disaggFromFw) {
+  public static ConfigTopology resolve(JsonNode src, String framework, boolean disaggFromFw) {
     Boolean topologyMarker = Normalizers.parseOptionalBool(Js.get(src, "is_multinode"));
     boolean isMultinode = Boolean.TRUE.equals(topologyMarker);
     boolean scenarioAgentic = s(src, "scenario_type").startsWith("agentic");
@@ -118,7 +118,7 @@ public record Topology(
    * @param legacyEvalDisagg the eval mapper's rule: without an explicit disagg, a multinode marker or
    *     prefill workers also mean disaggregated
    */
-  static Topology build(JsonNode src, boolean disaggFromFw, boolean isMultinode, GpuCount gpuCount,
+  static ConfigTopology build(JsonNode src, boolean disaggFromFw, boolean isMultinode, GpuCount gpuCount,
       boolean mirroredAggregate, boolean legacyEvalDisagg) {
     long prefillTp;
     long prefillEp;
@@ -188,7 +188,7 @@ public record Topology(
         numPrefillGpu = numDecodeGpu;
       }
     }
-    return new Topology(disagg, isMultinode, prefillTp, prefillEp, prefillDpAttn, prefillNumWorkers, decodeTp,
+    return new ConfigTopology(disagg, isMultinode, prefillTp, prefillEp, prefillDpAttn, prefillNumWorkers, decodeTp,
         decodeEp, decodeDpAttn, decodeNumWorkers, numPrefillGpu, numDecodeGpu);
   }
 }

@@ -10,7 +10,7 @@ import java.time.Duration;
  * <p>Implementations are thread-safe: {@link #cancel} may be called from a cleanup or signal
  * thread while another thread is in {@link #await}.
  */
-public interface Backend {
+public interface SchedulerBackend {
 
   /** Scheduler id, e.g. {@code local}, {@code slurm}, {@code docker}. */
   String scheduler();

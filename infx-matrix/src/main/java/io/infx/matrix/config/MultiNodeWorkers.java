@@ -4,7 +4,7 @@ import io.infx.core.bind.SelfChecking;
 import java.util.Optional;
 
 /** The worker pools of a multi-node shaped entry (fixed or agentic). */
-public interface MultiNodeTopology {
+public interface MultiNodeWorkers {
 
   Optional<AggregateWorker> worker();
 
@@ -15,7 +15,7 @@ public interface MultiNodeTopology {
   Optional<Integer> numNodes();
 
   /** Rule V18: {@code hardware} on both roles or on neither. */
-  static void checkHardwarePair(MultiNodeTopology t, SelfChecking.Checks checks) {
+  static void checkHardwarePair(MultiNodeWorkers t, SelfChecking.Checks checks) {
     boolean p = t.prefill().flatMap(Worker::hardware).filter(h -> !h.isEmpty()).isPresent();
     boolean d = t.decode().flatMap(Worker::hardware).filter(h -> !h.isEmpty()).isPresent();
     if (p != d) {

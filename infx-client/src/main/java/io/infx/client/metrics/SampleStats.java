@@ -10,13 +10,13 @@ import java.util.Arrays;
  * gives 0.0 for every statistic, as the reference does. Every value is in the samples' own unit
  * (seconds for {@link io.infx.client.ServeMetrics}); the raw file multiplies by 1000 (ms).
  */
-public final class Stats {
+public final class SampleStats {
 
   private final double[] sorted;
   private final double mean;
   private final double std;
 
-  private Stats(double[] ordered, double[] sorted) {
+  private SampleStats(double[] ordered, double[] sorted) {
     this.sorted = sorted;
     int n = sorted.length;
     if (n == 0) {
@@ -36,10 +36,10 @@ public final class Stats {
   }
 
   /** Statistics of {@code values} (copied; mean and std summed in the given order, as numpy). */
-  public static Stats of(double[] values) {
+  public static SampleStats of(double[] values) {
     double[] s = values.clone();
     Arrays.sort(s);
-    return new Stats(values, s);
+    return new SampleStats(values, s);
   }
 
   /** Number of samples. */

@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.within;
 
 import org.junit.jupiter.api.Test;
 
-class StatsTest {
+class SampleStatsTest {
 
   @Test
   void numpyLinearPercentilesMedianAndPopulationStd() {
-    Stats s = Stats.of(new double[] {4, 1, 3, 2});
+    SampleStats s = SampleStats.of(new double[] {4, 1, 3, 2});
     // numpy.percentile([1,2,3,4], 90) = 1 + ... : h = 3 * 0.9 = 2.7 -> 3 + 0.7 * (4 - 3)
     assertThat(s.percentile(90)).isCloseTo(3.7, within(1e-12));
     assertThat(s.percentile(99.9)).isCloseTo(3 + 0.997, within(1e-12));
@@ -23,15 +23,15 @@ class StatsTest {
 
   @Test
   void oddCountMedianAndSingleValue() {
-    assertThat(Stats.of(new double[] {5, 1, 3}).median()).isEqualTo(3);
-    Stats one = Stats.of(new double[] {0.25});
+    assertThat(SampleStats.of(new double[] {5, 1, 3}).median()).isEqualTo(3);
+    SampleStats one = SampleStats.of(new double[] {0.25});
     assertThat(one.percentile(99)).isEqualTo(0.25);
     assertThat(one.std()).isZero();
   }
 
   @Test
   void emptySampleIsAllZerosLikeTheReference() {
-    Stats s = Stats.of(new double[0]);
+    SampleStats s = SampleStats.of(new double[0]);
     assertThat(s.mean()).isZero();
     assertThat(s.median()).isZero();
     assertThat(s.std()).isZero();
@@ -48,6 +48,6 @@ class StatsTest {
     for (double d : v) {
       expected += d;
     }
-    assertThat(Stats.of(v).mean()).isEqualTo(expected / v.length);
+    assertThat(SampleStats.of(v).mean()).isEqualTo(expected / v.length);
   }
 }

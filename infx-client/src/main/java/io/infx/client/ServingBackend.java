@@ -12,7 +12,7 @@ import java.util.stream.Collectors;
  * Completions. The legacy {@code tensorrt-llm}, {@code tgi} and {@code deepspeed-mii} backends are not
  * supported (InferenceX does not use them).
  */
-public enum Backend {
+public enum ServingBackend {
   VLLM("vllm", Api.COMPLETIONS),
   SGLANG("sglang", Api.COMPLETIONS),
   OPENAI("openai", Api.COMPLETIONS),
@@ -41,7 +41,7 @@ public enum Backend {
   private final String cliName;
   private final Api api;
 
-  Backend(String cliName, Api api) {
+  ServingBackend(String cliName, Api api) {
     this.cliName = cliName;
     this.api = api;
   }
@@ -60,14 +60,14 @@ public enum Backend {
    *
    * @throws UsageException for an unknown or unsupported backend, listing the supported ones
    */
-  public static Backend parse(String name) {
+  public static ServingBackend parse(String name) {
     String n = name.trim().toLowerCase(Locale.ROOT);
-    for (Backend b : values()) {
+    for (ServingBackend b : values()) {
       if (b.cliName.equals(n)) {
         return b;
       }
     }
-    String known = Arrays.stream(values()).map(Backend::cliName).collect(Collectors.joining(", "));
+    String known = Arrays.stream(values()).map(ServingBackend::cliName).collect(Collectors.joining(", "));
     if (n.equals("tensorrt-llm") || n.equals("tgi") || n.equals("deepspeed-mii")) {
       throw new UsageException("backend '" + name + "' is a legacy backend infx does not support"
           + " (supported: " + known + ")");
