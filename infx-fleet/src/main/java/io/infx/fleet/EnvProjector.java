@@ -162,7 +162,7 @@ public final class EnvProjector {
     // Names that become file names are refused here, before a launch writes anything.
     fileName(b, "/exp-name", "exp-name", b.values.get(EXP_NAME.name()));
     fileName(b, "", "runner name", runner.name());
-    fileName(b, "", "RESULT_FILENAME", b.values.get(RESULT_FILENAME.name()));
+    fileName(b, "", RESULT_FILENAME.name(), b.values.get(RESULT_FILENAME.name()));
     b.failIfInvalid();
     if (row instanceof MatrixRow.OnOneNode one) {
       long gpus = (long) one.tp() * one.pp() * one.pcpSize();
@@ -192,7 +192,7 @@ public final class EnvProjector {
     b.put(MODEL_PREFIX, row.modelPrefix());
     b.put(PRECISION, row.precision());
     b.put(FRAMEWORK, row.framework());
-    b.put(ROUTER_METADATA, row.router().map(MatrixRow.Component::toJson).orElse(""));
+    b.put(ROUTER_METADATA, row.router().map(MatrixRow.RowComponent::toJson).orElse(""));
     b.put(KV_P2P_TRANSFER, ""); // single-node rows carry no transfer engine
     b.put(TP, Integer.toString(one.tp()));
     b.put(PP_SIZE, Integer.toString(one.pp()));
@@ -208,9 +208,9 @@ public final class EnvProjector {
     b.put(EVAL_ONLY, bool(evalOnly));
     scenario(b, row);
     b.put(KV_OFFLOADING, agent == null ? "" : agent.kvOffloading());
-    b.put(KV_OFFLOAD_BACKEND, agent == null ? "" : agent.kvOffloadBackend().map(MatrixRow.Component::name).orElse(""));
+    b.put(KV_OFFLOAD_BACKEND, agent == null ? "" : agent.kvOffloadBackend().map(MatrixRow.RowComponent::name).orElse(""));
     b.put(KV_OFFLOAD_BACKEND_METADATA, agent == null ? ""
-        : agent.kvOffloadBackend().map(MatrixRow.Component::toJson).orElse(""));
+        : agent.kvOffloadBackend().map(MatrixRow.RowComponent::toJson).orElse(""));
     b.put(TOTAL_CPU_DRAM_GB, agent == null ? "0" : Integer.toString(agent.totalCpuDramGb()));
     b.put(DURATION, duration(row, ctx));
     b.put(REQUIRE_POWER, ctx.requirePower() || (fixed != null && fixed.requirePower()) ? "1" : "0");
@@ -236,7 +236,7 @@ public final class EnvProjector {
     b.put(MAX_MODEL_LEN, fixed == null ? "0" : Integer.toString(fixed.maxModelLen()));
     b.put(SPEC_DECODING, row.specDecoding());
     b.put(DISAGG, bool(many.disagg()));
-    b.put(ROUTER_METADATA, row.router().map(MatrixRow.Component::toJson).orElse(""));
+    b.put(ROUTER_METADATA, row.router().map(MatrixRow.RowComponent::toJson).orElse(""));
     b.put(KV_P2P_TRANSFER, many.kvP2pTransfer().orElse(""));
     List<String> concs = b.concList();
     b.put(CONC_LIST, String.join(" ", concs));
@@ -250,7 +250,7 @@ public final class EnvProjector {
     b.put(PREFILL_HARDWARE, many.prefill().hardware().orElse(""));
     b.put(DECODE_HARDWARE, many.decode().hardware().orElse(""));
     for (String side : List.of("PREFILL", "DECODE")) {
-      MatrixRow.Worker w = side.equals("PREFILL") ? many.prefill() : many.decode();
+      MatrixRow.RowWorker w = side.equals("PREFILL") ? many.prefill() : many.decode();
       List<LaunchVariable> vars = LaunchVariable.role(side);
       int[] values = {w.numWorker(), w.tp(), w.pp(), w.dcpSize(), w.pcpSize(), w.ep()};
       for (int i = 0; i < values.length; i++) {
@@ -274,9 +274,9 @@ public final class EnvProjector {
     b.put(DURATION, duration(row, ctx));
     b.put(AIPERF_EXPERIMENTAL_FAST, ctx.agentxFast() ? "1" : "0");
     b.put(KV_OFFLOADING, agent == null ? "" : agent.kvOffloading());
-    b.put(KV_OFFLOAD_BACKEND, agent == null ? "" : agent.kvOffloadBackend().map(MatrixRow.Component::name).orElse(""));
+    b.put(KV_OFFLOAD_BACKEND, agent == null ? "" : agent.kvOffloadBackend().map(MatrixRow.RowComponent::name).orElse(""));
     b.put(KV_OFFLOAD_BACKEND_METADATA, agent == null ? ""
-        : agent.kvOffloadBackend().map(MatrixRow.Component::toJson).orElse(""));
+        : agent.kvOffloadBackend().map(MatrixRow.RowComponent::toJson).orElse(""));
     // Multi-node fixed-seq rows have no DRAM budget field; the multi-node template defaults it.
     b.put(TOTAL_CPU_DRAM_GB, agent == null ? "600" : Integer.toString(agent.totalCpuDramGb()));
   }
@@ -355,7 +355,7 @@ public final class EnvProjector {
       return out;
     }
 
-    void additionalSettings(String role, MatrixRow.Worker worker) {
+    void additionalSettings(String role, MatrixRow.RowWorker worker) {
       String pointer = "/" + role + "/additional-settings";
       List<String> list = worker.additionalSettings();
       for (int i = 0; i < list.size(); i++) {

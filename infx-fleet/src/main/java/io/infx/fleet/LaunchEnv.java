@@ -70,7 +70,7 @@ public final class LaunchEnv {
 
   /** {@code RESULT_FILENAME}; every projection sets it. */
   public String resultFilename() {
-    return getOrEmpty("RESULT_FILENAME");
+    return getOrEmpty(io.infx.core.launch.LaunchVariable.RESULT_FILENAME.name());
   }
 
   /**

@@ -3,11 +3,13 @@ package io.infx.fleet;
 import static io.infx.core.launch.LaunchVariable.*;
 
 import io.infx.core.InfxException;
+import io.infx.core.launch.LaunchVariable;
 import io.infx.matrix.MatrixRow;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
 
@@ -65,11 +67,13 @@ public final class ResultNaming {
   }
 
   private static void role(StringBuilder sb, Map<String, String> env, String role) {
-    String p = role.toUpperCase(java.util.Locale.ROOT) + "_";
-    sb.append(role).append("-tp").append(env.get(p + "TP")).append("-pp").append(env.get(p + "PP_SIZE"))
-        .append("-dcp").append(env.get(p + "DCP_SIZE")).append("-pcp").append(env.get(p + "PCP_SIZE"))
-        .append("-ep").append(env.get(p + "EP")).append("-dp").append(env.get(p + "DP_ATTN"))
-        .append("-nw").append(env.get(p + "NUM_WORKERS"));
+    // LaunchVariable.role: NUM_WORKERS, TP, PP_SIZE, DCP_SIZE, PCP_SIZE, EP, DP_ATTN of the side
+    List<String> v = LaunchVariable.role(role.toUpperCase(java.util.Locale.ROOT)).stream()
+        .map(x -> env.get(x.name())).toList();
+    sb.append(role).append("-tp").append(v.get(1)).append("-pp").append(v.get(2))
+        .append("-dcp").append(v.get(3)).append("-pcp").append(v.get(4))
+        .append("-ep").append(v.get(5)).append("-dp").append(v.get(6))
+        .append("-nw").append(v.get(0));
   }
 
   /**

@@ -71,7 +71,7 @@ public abstract sealed class MatrixRow permits MatrixRow.SingleNode, MatrixRow.M
     String kvOffloading();
 
     /** {@code kv-offload-backend}, present exactly when offloading is on. */
-    Optional<Component> kvOffloadBackend();
+    Optional<RowComponent> kvOffloadBackend();
 
     /** CPU DRAM budget for KV offload, GB ({@code >= 0}). */
     int totalCpuDramGb();
@@ -109,9 +109,9 @@ public abstract sealed class MatrixRow permits MatrixRow.SingleNode, MatrixRow.M
     /** {@code node-count}, > 0. */
     int nodeCount();
 
-    Worker prefill();
+    RowWorker prefill();
 
-    Worker decode();
+    RowWorker decode();
 
     /** Prefill/decode disaggregation ({@code disagg}). */
     boolean disagg();
@@ -132,13 +132,13 @@ public abstract sealed class MatrixRow permits MatrixRow.SingleNode, MatrixRow.M
    *
    * @param additionalSettings {@code NAME=value} settings exported for this worker, in order
    */
-  public record Worker(int numWorker, int tp, int pp, int dcpSize, int pcpSize, int ep, boolean dpAttn,
+  public record RowWorker(int numWorker, int tp, int pp, int dcpSize, int pcpSize, int ep, boolean dpAttn,
       Optional<String> hardware, List<String> additionalSettings) {
 
     @SuppressWarnings("unchecked")
-    static Worker of(Map<String, Object> w) {
+    static RowWorker of(Map<String, Object> w) {
       Object settings = w.get(RowField.ADDITIONAL_SETTINGS.key());
-      return new Worker(intOr(w, RowField.NUM_WORKER, 0), intOr(w, RowField.TP, 0), intOr(w, RowField.PP, 1),
+      return new RowWorker(intOr(w, RowField.NUM_WORKER, 0), intOr(w, RowField.TP, 0), intOr(w, RowField.PP, 1),
           intOr(w, RowField.DCP_SIZE, 1), intOr(w, RowField.PCP_SIZE, 1), intOr(w, RowField.EP, 0),
           Boolean.TRUE.equals(w.get(RowField.DP_ATTN.key())),
           Optional.ofNullable((String) w.get(RowField.HARDWARE.key())),
@@ -147,10 +147,10 @@ public abstract sealed class MatrixRow permits MatrixRow.SingleNode, MatrixRow.M
   }
 
   /** A {@code router} or {@code kv-offload-backend} component: a name and maybe a version. */
-  public static final class Component {
+  public static final class RowComponent {
     private final Map<String, Object> fields;
 
-    Component(Map<String, Object> fields) {
+    RowComponent(Map<String, Object> fields) {
       this.fields = fields;
     }
 
@@ -169,7 +169,7 @@ public abstract sealed class MatrixRow permits MatrixRow.SingleNode, MatrixRow.M
 
     @Override
     public boolean equals(Object o) {
-      return o instanceof Component c && c.fields.equals(fields);
+      return o instanceof RowComponent c && c.fields.equals(fields);
     }
 
     @Override
@@ -393,7 +393,7 @@ public abstract sealed class MatrixRow permits MatrixRow.SingleNode, MatrixRow.M
   }
 
   /** {@code router}, if any. */
-  public Optional<Component> router() {
+  public Optional<RowComponent> router() {
     return component(RowField.ROUTER);
   }
 
@@ -475,14 +475,14 @@ public abstract sealed class MatrixRow permits MatrixRow.SingleNode, MatrixRow.M
   }
 
   @SuppressWarnings("unchecked")
-  Optional<Component> component(RowField f) {
+  Optional<RowComponent> component(RowField f) {
     Object v = fields.get(f.key());
-    return v == null ? Optional.empty() : Optional.of(new Component((Map<String, Object>) v));
+    return v == null ? Optional.empty() : Optional.of(new RowComponent((Map<String, Object>) v));
   }
 
   @SuppressWarnings("unchecked")
-  Worker worker(RowField f) {
-    return Worker.of((Map<String, Object>) fields.get(f.key()));
+  RowWorker worker(RowField f) {
+    return RowWorker.of((Map<String, Object>) fields.get(f.key()));
   }
 
   private static int intOr(Map<String, Object> m, RowField f, int dflt) {
@@ -608,12 +608,12 @@ public abstract sealed class MatrixRow permits MatrixRow.SingleNode, MatrixRow.M
     }
 
     @Override
-    public Worker prefill() {
+    public RowWorker prefill() {
       return worker(RowField.PREFILL);
     }
 
     @Override
-    public Worker decode() {
+    public RowWorker decode() {
       return worker(RowField.DECODE);
     }
 
@@ -655,7 +655,7 @@ public abstract sealed class MatrixRow permits MatrixRow.SingleNode, MatrixRow.M
     }
 
     @Override
-    public Optional<Component> kvOffloadBackend() {
+    public Optional<RowComponent> kvOffloadBackend() {
       return component(RowField.KV_OFFLOAD_BACKEND);
     }
 
@@ -722,7 +722,7 @@ public abstract sealed class MatrixRow permits MatrixRow.SingleNode, MatrixRow.M
     }
 
     @Override
-    public Optional<Component> kvOffloadBackend() {
+    public Optional<RowComponent> kvOffloadBackend() {
       return component(RowField.KV_OFFLOAD_BACKEND);
     }
 
@@ -747,12 +747,12 @@ public abstract sealed class MatrixRow permits MatrixRow.SingleNode, MatrixRow.M
     }
 
     @Override
-    public Worker prefill() {
+    public RowWorker prefill() {
       return worker(RowField.PREFILL);
     }
 
     @Override
-    public Worker decode() {
+    public RowWorker decode() {
       return worker(RowField.DECODE);
     }
 

@@ -396,7 +396,7 @@ public final class Sweep {
     @Override
     public SingleNodeMaster build() {
       return SingleNodeMaster.builder()
-          .image(need(image, "image")).model(need(model, "model")).modelPrefix(need(modelPrefix, "model-prefix"))
+          .image(need(image, "image")).model(need(model, "model")).modelPrefix(need(modelPrefix, "modelPrefix"))
           .precision(need(precision, "precision")).framework(need(framework, "framework"))
           .runner(need(runner, "runner")).multinode(false).router(Optional.ofNullable(router))
           .scenarios(ImmutableSingleNodeScenarios.builder().fixedSeqLen(fixed).agenticCoding(agentic).build())
@@ -433,7 +433,7 @@ public final class Sweep {
     @Override
     public MultiNodeMaster build() {
       return MultiNodeMaster.builder()
-          .image(need(image, "image")).model(need(model, "model")).modelPrefix(need(modelPrefix, "model-prefix"))
+          .image(need(image, "image")).model(need(model, "model")).modelPrefix(need(modelPrefix, "modelPrefix"))
           .precision(need(precision, "precision")).framework(need(framework, "framework"))
           .runner(need(runner, "runner")).multinode(true).disagg(disagg)
           .kvP2pTransfer(Optional.ofNullable(transfer)).router(Optional.ofNullable(router))
@@ -444,70 +444,81 @@ public final class Sweep {
 
   /** A single-node entry: topology, concurrency, and (for AgentX) KV offload. Immutable. */
   public static final class Entry {
+    /** The search-space settings an entry can carry; each one's config key is its kebab-case name. */
+    private enum Key {
+      CONC_START, CONC_END, CONC_LIST, EP, PP, DCP_SIZE, PCP_SIZE, DP_ATTN, SPEC_DECODING, ROUTER,
+      KV_OFFLOADING, KV_OFFLOAD_BACKEND;
+
+      @Override
+      public String toString() {
+        return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+      }
+    }
+
     private final int tp;
-    private final Map<String, Object> fields;
+    private final Map<Key, Object> fields;
 
     private Entry(int tp) {
       this(tp, Map.of());
     }
 
-    private Entry(int tp, Map<String, Object> fields) {
+    private Entry(int tp, Map<Key, Object> fields) {
       this.tp = tp;
       this.fields = fields;
     }
 
-    private Entry set(String key, Object value) {
-      Map<String, Object> f = new LinkedHashMap<>(fields);
+    private Entry set(Key key, Object value) {
+      Map<Key, Object> f = new LinkedHashMap<>(fields);
       f.put(key, value);
       return new Entry(tp, f);
     }
 
     /** Concurrency range {@code start..end}, expanded geometrically. */
     public Entry conc(int start, int end) {
-      return set("conc-start", start).set("conc-end", end);
+      return set(Key.CONC_START, start).set(Key.CONC_END, end);
     }
 
     /** Explicit concurrency points (order and duplicates kept). */
     public Entry concList(Integer... values) {
-      return set("conc-list", List.of(values));
+      return set(Key.CONC_LIST, List.of(values));
     }
 
     public Entry ep(int ep) {
-      return set("ep", ep);
+      return set(Key.EP, ep);
     }
 
     public Entry pp(int pp) {
-      return set("pp", pp);
+      return set(Key.PP, pp);
     }
 
     public Entry dcp(int dcpSize) {
-      return set("dcp-size", dcpSize);
+      return set(Key.DCP_SIZE, dcpSize);
     }
 
     public Entry pcp(int pcpSize) {
-      return set("pcp-size", pcpSize);
+      return set(Key.PCP_SIZE, pcpSize);
     }
 
     public Entry dpAttn() {
-      return set("dp-attn", true);
+      return set(Key.DP_ATTN, true);
     }
 
     public Entry spec(SpecDecoding mode) {
-      return set("spec-decoding", mode);
+      return set(Key.SPEC_DECODING, mode);
     }
 
     public Entry router(String name, String version) {
-      return set("router", Component.of(name, version));
+      return set(Key.ROUTER, Component.of(name, version));
     }
 
     /** AgentX: no KV offload. */
     public Entry noOffload() {
-      return set("kv-offloading", KvOffloading.NONE);
+      return set(Key.KV_OFFLOADING, KvOffloading.NONE);
     }
 
     /** AgentX: KV offload to host DRAM through {@code backend}. */
     public Entry dramOffload(String backend) {
-      return set("kv-offloading", KvOffloading.DRAM).set("kv-offload-backend", OffloadBackend.of(backend));
+      return set(Key.KV_OFFLOADING, KvOffloading.DRAM).set(Key.KV_OFFLOAD_BACKEND, OffloadBackend.of(backend));
     }
 
     @SuppressWarnings("unchecked")
@@ -515,16 +526,16 @@ public final class Sweep {
       ImmutableSingleNodeEntry.Builder b = SingleNodeEntry.builder().tp(tp);
       fields.forEach((k, v) -> {
         switch (k) {
-          case "conc-start" -> b.concStart((Integer) v);
-          case "conc-end" -> b.concEnd((Integer) v);
-          case "conc-list" -> b.concList((List<Integer>) v);
-          case "ep" -> b.ep((Integer) v);
-          case "pp" -> b.pp((Integer) v);
-          case "dcp-size" -> b.dcpSize((Integer) v);
-          case "pcp-size" -> b.pcpSize((Integer) v);
-          case "dp-attn" -> b.dpAttn((Boolean) v);
-          case "spec-decoding" -> b.specDecoding((SpecDecoding) v);
-          case "router" -> b.router((Component) v);
+          case CONC_START -> b.concStart((Integer) v);
+          case CONC_END -> b.concEnd((Integer) v);
+          case CONC_LIST -> b.concList((List<Integer>) v);
+          case EP -> b.ep((Integer) v);
+          case PP -> b.pp((Integer) v);
+          case DCP_SIZE -> b.dcpSize((Integer) v);
+          case PCP_SIZE -> b.pcpSize((Integer) v);
+          case DP_ATTN -> b.dpAttn((Boolean) v);
+          case SPEC_DECODING -> b.specDecoding((SpecDecoding) v);
+          case ROUTER -> b.router((Component) v);
           default -> throw new IllegalStateException(k + " applies to AgentX entries only");
         }
       });
@@ -536,18 +547,18 @@ public final class Sweep {
       ImmutableAgenticEntry.Builder b = AgenticEntry.builder().tp(tp);
       fields.forEach((k, v) -> {
         switch (k) {
-          case "conc-start" -> b.concStart((Integer) v);
-          case "conc-end" -> b.concEnd((Integer) v);
-          case "conc-list" -> b.concList((List<Integer>) v);
-          case "ep" -> b.ep((Integer) v);
-          case "pp" -> b.pp((Integer) v);
-          case "dcp-size" -> b.dcpSize((Integer) v);
-          case "pcp-size" -> b.pcpSize((Integer) v);
-          case "dp-attn" -> b.dpAttn((Boolean) v);
-          case "spec-decoding" -> b.specDecoding((SpecDecoding) v);
-          case "router" -> b.router((Component) v);
-          case "kv-offloading" -> b.kvOffloading((KvOffloading) v);
-          case "kv-offload-backend" -> b.kvOffloadBackend((OffloadBackend) v);
+          case CONC_START -> b.concStart((Integer) v);
+          case CONC_END -> b.concEnd((Integer) v);
+          case CONC_LIST -> b.concList((List<Integer>) v);
+          case EP -> b.ep((Integer) v);
+          case PP -> b.pp((Integer) v);
+          case DCP_SIZE -> b.dcpSize((Integer) v);
+          case PCP_SIZE -> b.pcpSize((Integer) v);
+          case DP_ATTN -> b.dpAttn((Boolean) v);
+          case SPEC_DECODING -> b.specDecoding((SpecDecoding) v);
+          case ROUTER -> b.router((Component) v);
+          case KV_OFFLOADING -> b.kvOffloading((KvOffloading) v);
+          case KV_OFFLOAD_BACKEND -> b.kvOffloadBackend((OffloadBackend) v);
           default -> throw new IllegalStateException("unexpected " + k);
         }
       });

@@ -92,7 +92,7 @@ class MatrixRowTest {
         .replace(", \"hardware\": \"gb200\"", "").replace("\"disagg\": true", "\"disagg\": true, \"kv-p2p-transfer\": \"nixl\""),
         "m.json");
     var mn = (MatrixRow.MultiNode) fixed;
-    assertThat(mn.decode()).isEqualTo(new MatrixRow.Worker(1, 6, 1, 3, 1, 1, false, java.util.Optional.empty(), List.of()));
+    assertThat(mn.decode()).isEqualTo(new MatrixRow.RowWorker(1, 6, 1, 3, 1, 1, false, java.util.Optional.empty(), List.of()));
     assertThat(mn.kvP2pTransfer()).contains("nixl");
     assertThat(mn.conc()).containsExactly(2, 4);
   }
