@@ -48,6 +48,20 @@ class ExamplesTest {
     assertThat(out).contains("3 configs → 10 single-node rows").contains("llama_8k1k").contains("runner=h100");
   }
 
+  /**
+   * The standalone consumer project's CI tool (examples/consumer, compiled into this module too, so
+   * an API change that breaks it fails here and not only in CI's separate consumer build).
+   */
+  @Test
+  void consumerCiToolExpandsBenchmarksAndGates() throws Exception {
+    ByteArrayOutputStream buf = new ByteArrayOutputStream();
+    boolean passed = com.acme.benchci.BenchmarkGate.run(new PrintStream(buf, true, StandardCharsets.UTF_8));
+    String out = buf.toString(StandardCharsets.UTF_8);
+    assertThat(out).contains("expanded: 2 matrix rows").contains("Sweep.of(acme-bf16-h100-vllm{")
+        .contains("SIMULATED").contains("conc=1 ").contains("conc=4 ");
+    assertThat(passed).as(out).isTrue();
+  }
+
   @Test
   void benchmarkOnSimulatorNormalizesAndReports() throws Exception {
     String out = captureStdout(() -> BenchmarkOnSimulator.main(new String[] {tmp.toString(), "1"}));

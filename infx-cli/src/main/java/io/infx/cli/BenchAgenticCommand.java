@@ -1,7 +1,9 @@
 package io.infx.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.infx.client.ProgressBar;
 import io.infx.client.agentx.AgenticOptions;
+import io.infx.client.agentx.AgenticProgress;
 import io.infx.client.agentx.AgenticReplay;
 import io.infx.client.agentx.AgenticResult;
 import io.infx.client.agentx.ImmutableAgenticOptions;
@@ -131,6 +133,11 @@ public final class BenchAgenticCommand implements Callable<Integer> {
   @Option(names = "--run-id", description = "Fixes the cache-bust markers (default: random per run).")
   String runId;
 
+  @Option(names = {"--no-progress", "--disable-tqdm"},
+      description = "No live progress line (by default stderr shows, once a second, the phase, requests "
+          + "done, in flight, errors and time left, like bench serve's bar).")
+  boolean noProgress;
+
   @Override
   public Integer call() throws Exception {
     PrintWriter err = spec.commandLine().getErr();
@@ -173,6 +180,10 @@ public final class BenchAgenticCommand implements Callable<Integer> {
     o.tokenizer(resolveTokenizer(err));
     Interrupts interrupts = Interrupts.install(err, grace + " s (--benchmark-grace-period)");
     o.stop(interrupts.stop());
+    ProgressBar bar = noProgress ? null : new ProgressBar(err);
+    if (bar != null) {
+      o.progress(AgenticProgress.onto(bar));
+    }
     AgenticOptions options;
     try {
       options = o.build();
@@ -182,7 +193,14 @@ public final class BenchAgenticCommand implements Callable<Integer> {
     Path artifacts = resultDir.resolve("aiperf_artifacts");
     // before any traffic: the exports of a long run must not meet an unwritable directory
     io.infx.core.io.OutputPreflight.check(artifacts, "--result-dir");
-    AgenticResult r = AgenticReplay.run(corpus.traces(), options, artifacts, corpus.source());
+    AgenticResult r;
+    try {
+      r = AgenticReplay.run(corpus.traces(), options, artifacts, corpus.source());
+    } finally {
+      if (bar != null) {
+        bar.finish();
+      }
+    }
     PrintWriter out = spec.commandLine().getOut();
     JsonNode agg = r.aggregate();
     out.printf(Locale.ROOT, "%-36s %s%n", "Artifacts:", artifacts);

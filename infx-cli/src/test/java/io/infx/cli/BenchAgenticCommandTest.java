@@ -34,6 +34,11 @@ class BenchAgenticCommandTest {
       assertThat(code).as(cli.err()).isZero();
       assertThat(cli.out()).contains("Successful requests:").contains("Submission valid:")
           .contains("unsafe_override");
+      // the live line on stderr, like bench serve's: warm-up against its quota (3 primers + 3 × 1),
+      // then the 2 s window with its time left; the last line is ended
+      assertThat(cli.err()).contains("\rwarm-up  |").contains("/6 done [")
+          .containsPattern("\rprofiling \\|[# ]{30}\\| \\d+ done \\[\\d+s, [\\d.]+ req/s, \\d+ in flight, \\d+ errors?, 0:0[0-2] left\\]")
+          .contains("\rdrain    |");
       assertThat(results.resolve("aiperf_artifacts/profile_export.jsonl")).exists();
       assertThat(results.resolve("aiperf_artifacts/server_metrics_export.json")).exists();
 
@@ -59,6 +64,18 @@ class BenchAgenticCommandTest {
       assertThat(run("results", "agentic-validate", results.resolve("aiperf_artifacts").toString(),
           "--failed-request-threshold", "0.10", "--allow-invalid-submission")).isZero();
       assertThat(cli.out()).startsWith("Validated aiperf request error rate: 0/");
+    }
+  }
+
+  @Test
+  void noProgressKeepsStderrFreeOfTheLiveLine() throws Exception {
+    try (SimServer sim = SimServer.start(SimConfig.builder().blockSize(64).build())) {
+      int code = run("bench", "agentic", "--base-url", sim.baseUri().toString(), "--model", "infx-sim",
+          "--users", "1", "--trace", "synthetic:traces=2,turns=3,api=0.02,think=0.02,out=8",
+          "--duration", "1", "--warmup-requests-per-lane", "0", "--result-dir", tmp.resolve("r").toString(),
+          "--tokenizer", "builtin", "--no-progress");
+      assertThat(code).as(cli.err()).isZero();
+      assertThat(cli.err()).doesNotContain("\r").doesNotContain(" done [");
     }
   }
 

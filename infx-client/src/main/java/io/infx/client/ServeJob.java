@@ -1,14 +1,7 @@
 package io.infx.client;
 
-import io.infx.client.chat.ChatTemplate;
-import io.infx.client.chat.PromptTemplate;
-import io.infx.client.dataset.JsonlDataset;
-import io.infx.client.dataset.Prompt;
-import io.infx.client.dataset.RandomDataset;
 import io.infx.client.load.LoadModel;
 import io.infx.client.load.OpenLoop;
-import io.infx.client.tokenizer.Tokenizers;
-import io.infx.client.tokenizer.Tokenizer;
 import io.infx.core.InfxException;
 import io.infx.core.InfxStyle;
 import io.infx.core.UsageException;
@@ -19,7 +12,6 @@ import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -259,14 +251,30 @@ public abstract class ServeJob {
   }
 
   /**
-   * Runs the job.
+   * Runs the job ({@link ServeRunner}): checks the flags and the output locations before any
+   * traffic, builds the dataset, runs the warm-ups and the measured phase, prints the summary,
+   * saves the raw result and applies the failure gate.
    *
    * @param out receives the summary table
    * @param err receives the progress bar and notes
    * @throws UsageException for bad flags, {@link InfxException} for unusable inputs
    */
   public Outcome run(PrintWriter out, PrintWriter err) {
-    String endpoint = endpoint().orElse(backend().api().defaultEndpoint());
+    return new ServeRunner(this, out, err).run();
+  }
+
+  /** The path requests are sent to: {@code --endpoint}, else the backend's API path. */
+  String endpointPath() {
+    return endpoint().orElse(backend().api().defaultEndpoint());
+  }
+
+  /**
+   * Checks the flags that need no file and no network, in the order the command always checked
+   * them, and returns the load model they describe.
+   *
+   * @throws UsageException naming the flag
+   */
+  LoadModel checkedLoad() {
     if (numPrompts() < 1) {
       throw new UsageException("--num-prompts must be ≥ 1, got " + numPrompts());
     }
@@ -274,116 +282,11 @@ public abstract class ServeJob {
     if (dsv4() && !useChatTemplate()) {
       throw new UsageException("--dsv4 requires --use-chat-template to be set.");
     }
-    ServeBenchmark.checkEndpoint(backend(), endpoint);
+    ServeBenchmark.checkEndpoint(backend(), endpointPath());
     if (saveResult()) {
-      // before any traffic: a multi-hour run must not end in an unwritable directory
       resultFilename().ifPresent(ServeJob::requireFileName);
-      io.infx.core.io.OutputPreflight.check(resultDir().orElse(Path.of("")), "--result-dir");
     }
-    histogramLog().ifPresent(h -> io.infx.core.io.OutputPreflight.check(
-        h.toAbsolutePath().getParent(), "the --hlog directory"));
-    requireReachable(base());
-    warnAboutFileDescriptors(load, err);
-    io.infx.core.provenance.ServerProvenance server = ServerProbe.probe(base(), apiKey());
-    err.println("infx: server: " + server.label() + " (identified by " + server.source() + ")");
-    Tokenizers.Resolved tok = Tokenizers.resolve(tokenizer(), model(), base());
-    try (Tokenizer t = tok.tokenizer()) {
-      if (!tok.note().isEmpty()) {
-        err.println("infx: " + tok.note());
-      }
-      PromptTemplate template = useChatTemplate() ? promptTemplate() : null;
-      if (template != null) {
-        if (datasetName().equals("random")) {
-          err.println("infx: chat template: " + template.description() + " ("
-              + RandomDataset.templateTokens(t, template) + " tokens of its own, taken off"
-              + " --random-input-len as the reference does)");
-        } else {
-          err.println("infx: note: --use-chat-template applies to the random dataset only (as in"
-              + " the reference); " + datasetName() + " prompts are sent as they are");
-        }
-      }
-      List<Prompt> prompts = switch (datasetName()) {
-        case "random" -> RandomDataset.generate(t, randomInputLen(), randomOutputLen(),
-            randomRangeRatio(), randomPrefixLen(), numPrompts(), seed(), template);
-        case "jsonl" -> JsonlDataset.read(datasetPath().orElseThrow(() ->
-            new UsageException("--dataset-name jsonl needs --dataset-path FILE")), t,
-            randomOutputLen(), numPrompts());
-        default -> throw new UsageException("unknown dataset '" + datasetName()
-            + "' (supported: random, jsonl)");
-      };
-      ImmutableClientOptions.Builder co = ClientOptions.builder().baseUri(base()).http2(http2())
-          .connectionReuse(connectionReuse())
-          .deadlines(deadlines()).fallbackTokenizer(t).maxSseEventBytes(maxSseEventBytes())
-          // texts are only saved with --save-detailed; without it they are counted and dropped
-          .retainText(saveDetailed());
-      apiKey().ifPresent(co::apiKey);
-      ioThreads().ifPresent(co::ioThreads);
-      ProgressBar bar = progress() ? new ProgressBar(err) : null;
-      ServeBenchmark bench = ServeBenchmark.builder()
-          .client(co.build()).backend(backend()).endpoint(endpoint)
-          .model(servedModelName().orElse(model())).prompts(prompts).load(load)
-          .warmups(numWarmups()).clientWarmup(clientWarmup()).body(body()).seed(seed())
-          .profile(profile())
-          .stop(stop()).stopGrace(stopGrace())
-          .progress(Optional.ofNullable(bar == null ? null : (ServeBenchmark.ProgressListener) bar::update))
-          .build();
-      ServeResult run = bench.run();
-      if (bar != null) {
-        bar.finish();
-      }
-      for (String note : run.notes()) {
-        err.println("infx: warning: " + note);
-      }
-      if (profile() && run.notes().isEmpty()) {
-        err.println("infx: profiler started after the warm-ups and stopped after the measured phase");
-      }
-      ServeMetrics m = run.metrics(metrics());
-      if (run.incomplete()) {
-        err.println("infx: interrupted by " + run.interruption().orElse("a stop request") + ": "
-            + m.completed() + " completed, " + m.failed() + " failed, " + m.cancelled()
-            + " cancelled, " + m.notSent() + " not sent; the result is marked incomplete");
-      }
-      Summary.print(out, run, m, metrics());
-      Optional<Path> file = Optional.empty();
-      if (saveResult()) {
-        Map<String, Object> workload = new LinkedHashMap<>();
-        workload.put("dataset", datasetName());
-        if (datasetName().equals("random")) {
-          workload.put("random_input_len", randomInputLen());
-          workload.put("random_output_len", randomOutputLen());
-          workload.put("random_range_ratio", randomRangeRatio());
-          workload.put("random_prefix_len", randomPrefixLen());
-        } else {
-          workload.put("dataset_path", datasetPath().map(Path::toString).orElse(""));
-        }
-        workload.put("seed", seed());
-        if (template != null) {
-          workload.put("chat_template", template.description());
-        }
-        workload.put("tokenizer", t.id());
-        workload.put("token_count_note", "input_lens from the client tokenizer; output from usage");
-        Map<String, Object> raw = RawResult.build(run, m, metrics(), new RawResult.Context(
-            model(), tokenizer().orElse(model()), metadata(), saveDetailed(), workload,
-            Optional.of(server)));
-        Path dir = resultDir().orElse(Path.of(""));
-        Path f = dir.resolve(resultFilename().orElseGet(() -> defaultFileName(load)));
-        RawResult.write(f, raw);
-        file = Optional.of(f);
-      }
-      histogramLog().ifPresent(run::writeHistogramLog);
-      double failureRate = 1.0 - (double) m.completed() / m.requested();
-      Optional<String> gate = Optional.empty();
-      if (failureRate > 0.05) {
-        gate = Optional.of(String.format(java.util.Locale.ROOT,
-            "FAIL: request failure rate %.1f%% exceeds 5%% threshold (%d/%d completed)",
-            failureRate * 100, m.completed(), m.requested()));
-      } else if (m.inputLengthCheck().verdict() == InputLengthCheck.Verdict.FAIL) {
-        gate = Optional.of(String.format(java.util.Locale.ROOT,
-            "FAIL: input lengths: %s (threshold %.0f%%)", m.inputLengthCheck().message(),
-            InputLengthCheck.FAIL_DEVIATION * 100));
-      }
-      return new Outcome(run, m, file, gate);
-    }
+    return load;
   }
 
   /** {@code --result-filename} must name a file in {@code --result-dir}, not a path elsewhere. */
@@ -395,60 +298,48 @@ public abstract class ServeJob {
   }
 
   /**
-   * Each in-flight request holds a socket: a limit ({@code ulimit -n}) below the concurrency
-   * plus a margin for the JVM's own files makes requests fail mid-run, so say so up front.
+   * The {@code workload} block of the raw result: the dataset's flags as given.
+   *
+   * @param templateDescription the chat template used, or {@code null} for none
+   * @param tokenizerId the client tokenizer's id
    */
-  static void warnAboutFileDescriptors(LoadModel load, PrintWriter err) {
-    int conc = load.maxConcurrency().orElse(Integer.MAX_VALUE);
-    long max = maxFileDescriptors();
-    if (max > 0 && conc != Integer.MAX_VALUE && conc + 256L > max) {
-      err.println("infx: warning: the open-file limit is " + max + " but up to " + conc
-          + " requests will be in flight, each with a socket; raise it (ulimit -n "
-          + (conc + 1024L) + ") or requests will fail with 'Too many open files'");
+  Map<String, Object> workload(String templateDescription, String tokenizerId) {
+    Map<String, Object> workload = new LinkedHashMap<>();
+    workload.put("dataset", datasetName());
+    if (datasetName().equals("random")) {
+      workload.put("random_input_len", randomInputLen());
+      workload.put("random_output_len", randomOutputLen());
+      workload.put("random_range_ratio", randomRangeRatio());
+      workload.put("random_prefix_len", randomPrefixLen());
+    } else {
+      workload.put("dataset_path", datasetPath().map(Path::toString).orElse(""));
     }
-  }
-
-  private static long maxFileDescriptors() {
-    java.lang.management.OperatingSystemMXBean os =
-        java.lang.management.ManagementFactory.getOperatingSystemMXBean();
-    if (os instanceof com.sun.management.UnixOperatingSystemMXBean u) {
-      return u.getMaxFileDescriptorCount();
+    workload.put("seed", seed());
+    if (templateDescription != null) {
+      workload.put("chat_template", templateDescription);
     }
-    return -1;
+    workload.put("tokenizer", tokenizerId);
+    workload.put("token_count_note", "input_lens from the client tokenizer; output from usage");
+    return workload;
   }
 
   /**
-   * The chat framing for {@code --use-chat-template}: the DeepSeek-V4 encoder with {@code --dsv4},
-   * else the template of {@code --chat-template}, else of the tokenizer's directory.
+   * Where the raw result goes: {@code --result-dir}/{@code --result-filename}, else the
+   * reference's name {@code <backend>-<rate>qps[-concurrency<N>]-<model basename>-<yyyyMMdd-HHmmss>.json}.
+   *
+   * @param startedAt the local time stamped into a default name
    */
-  PromptTemplate promptTemplate() {
-    if (dsv4()) {
-      return PromptTemplate.deepSeekV4();
-    }
-    if (chatTemplate().isPresent()) {
-      return PromptTemplate.chat(ChatTemplate.load(chatTemplate().get()));
-    }
-    String source = tokenizer().orElse(model());
-    Optional<Path> tokJson = source.equals("builtin") ? Optional.empty() : Tokenizers.locate(source);
-    if (tokJson.isEmpty()) {
-      throw new UsageException("--use-chat-template needs the model's chat template, and tokenizer '"
-          + source + "' has no directory to take it from; pass --chat-template FILE (a .jinja file,"
-          + " a tokenizer_config.json or a directory holding one)");
-    }
-    return PromptTemplate.chat(ChatTemplate.load(tokJson.get().toAbsolutePath().getParent()));
+  Path resultFile(LocalDateTime startedAt) {
+    Path dir = resultDir().orElse(Path.of(""));
+    return dir.resolve(resultFilename().orElseGet(() -> defaultFileName(startedAt)));
   }
 
-  /** Fails fast, before prompts are built, when nothing listens at the server's address. */
-  private static void requireReachable(java.net.URI base) {
-    int port = base.getPort() != -1 ? base.getPort() : "https".equals(base.getScheme()) ? 443 : 80;
-    try (java.net.Socket s = new java.net.Socket()) {
-      s.connect(new java.net.InetSocketAddress(base.getHost(), port), 10_000);
-    } catch (java.io.IOException e) {
-      throw new InfxException("connect", "cannot connect to " + base + ": " + e.getMessage()
-          + " (is the server running?)", e);
-    }
-  }
-
+  /**
+   * The load model of {@code --request-rate}, {@code --burstiness}, {@code --constant-arrivals} and
+   * {@code --max-concurrency}.
+   *
+   * @throws UsageException for a rate that is not {@code > 0} or a burstiness that is not finite {@code > 0}
+   */
   LoadModel loadModel() {
     if (!(burstiness() > 0) || Double.isInfinite(burstiness())) {
       throw new UsageException("--burstiness must be a finite number > 0 (the gamma shape), got "
@@ -466,11 +357,11 @@ public abstract class ServeJob {
     return maxConcurrency().isPresent() ? o.withCeiling(maxConcurrency().getAsInt()) : o;
   }
 
-  private String defaultFileName(LoadModel load) {
+  private String defaultFileName(LocalDateTime startedAt) {
     String rate = Double.isInfinite(requestRate()) ? "inf" : trimDouble(requestRate());
     String conc = maxConcurrency().isPresent() ? "-concurrency" + maxConcurrency().getAsInt() : "";
     String base = model().contains("/") ? model().substring(model().lastIndexOf('/') + 1) : model();
-    String date = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
+    String date = startedAt.format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
     return backend().cliName() + "-" + rate + "qps" + conc + "-" + base + "-" + date + ".json";
   }
 

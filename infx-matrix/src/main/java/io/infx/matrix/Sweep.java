@@ -26,6 +26,7 @@ import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -33,13 +34,15 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 
 /**
  * Fluent entry point for expanding master configs in code or JShell: pick the configs (files,
- * a {@link Catalog}, or configs declared here), the runner file, filters, bounds and eval mode,
- * then {@link #expand()}. Every method returns a new, immutable {@code Sweep}, so a base sweep can
- * be specialised freely.
+ * a {@link Catalog}, or configs declared here with {@link #of(ConfigIdentity)}), the runner file,
+ * filters, bounds and eval mode, then {@link #expand()}. Every method returns a new, immutable
+ * {@code Sweep} (and every declaration step a new {@link Declaration}), so a base can be
+ * specialised freely without changing what was expanded from it.
  *
  * <pre>{@code
  * Matrix m = Sweep.fromFiles(Path.of("configs/nvidia-master.yaml"))
@@ -49,10 +52,12 @@ import java.util.function.UnaryOperator;
  *     .evals(EvalMode.NONE)
  *     .expand();
  *
- * Matrix mine = Sweep.of(Sweep.singleNode("llama-fp8-h100-vllm")
- *         .image("vllm/vllm-openai:v0.11.0").model("meta-llama/Llama-3.1-70B-Instruct")
- *         .modelPrefix("llama").precision("fp8").framework("vllm").runner("h100")
- *         .searchSpace(8192, 1024, Sweep.tp(8).conc(4, 64), Sweep.tp(4).ep(4).concList(16, 48)))
+ * // A config declared in code: the identity is required by the types (ConfigIdentity's staged
+ * // builder), search spaces are added one block at a time, and every step returns a new value.
+ * Matrix mine = Sweep.of(ConfigIdentity.image("vllm/vllm-openai:v0.11.0")
+ *         .model("meta-llama/Llama-3.1-70B-Instruct")
+ *         .modelPrefix("llama").precision("fp8").framework("vllm").runner("h100"))
+ *     .searchSpace(8192, 1024, Sweep.tp(8).conc(4, 64), Sweep.tp(4).ep(4).concList(16, 48))
  *     .expand();
  * }</pre>
  *
@@ -105,8 +110,7 @@ public final class Sweep {
   public static Sweep of(MasterConfig... configs) {
     Map<String, MasterConfig> keyed = new LinkedHashMap<>();
     for (MasterConfig c : configs) {
-      String base = (c.modelPrefix() + "-" + c.precision() + "-" + c.runner().replace("cluster:", "") + "-"
-          + c.framework()).replaceAll("[*?\\[\\]]", "_");
+      String base = ConfigIdentity.conventionalKey(c.modelPrefix(), c.precision(), c.runner(), c.framework());
       String key = base;
       for (int n = 2; keyed.containsKey(key); n++) {
         key = base + "-" + n;
@@ -245,32 +249,42 @@ public final class Sweep {
     return Generator.fullSweep(catalog(), runners, options);
   }
 
+  /** E.g. {@code Sweep{configs=[llama-fp8-h100-vllm], runner-labels=0, options=FullSweepOptions{…}}}. */
+  @Override
+  public String toString() {
+    return "Sweep{configs=" + catalog.keys() + (configKeys.isEmpty() ? "" : ", configKeys=" + configKeys)
+        + ", runner-labels=" + runners.labels().size() + ", options=" + options + "}";
+  }
+
   private static RunnerInventory emptyRunners() {
     return io.infx.matrix.runners.ImmutableRunnerInventory.builder().build();
   }
 
   // ---- declaring configs in code ----------------------------------------------------------------
 
-  /** A config being declared in code; {@link #build()} validates nothing (the sweep does). */
-  public interface Declaration {
-    String key();
-
-    MasterConfig build();
+  /**
+   * Declares a single-node config with {@code identity}, to which search spaces are then added: the
+   * card's chain {@code Sweep.of(identity).searchSpace(isl, osl, entries…).expand()}. The same as
+   * {@link #singleNode(ConfigIdentity)}.
+   */
+  public static SingleNode of(ConfigIdentity identity) {
+    return singleNode(identity);
   }
 
-  /** Declares a single-node config (fixed-seq-len blocks and/or AgentX blocks). */
-  public static SingleNode singleNode(String key) {
-    return new SingleNode(key);
+  /** Declares a single-node config (fixed-seq-len blocks and/or AgentX blocks), with no search space yet. */
+  public static SingleNode singleNode(ConfigIdentity identity) {
+    return new SingleNode(Objects.requireNonNull(identity, "identity"), Optional.empty(), List.of(), List.of());
   }
 
-  /** Declares a multi-node config. */
-  public static MultiNode multiNode(String key) {
-    return new MultiNode(key);
+  /** Declares a multi-node config, with no search space yet. */
+  public static MultiNode multiNode(ConfigIdentity identity) {
+    return new MultiNode(Objects.requireNonNull(identity, "identity"), Optional.empty(), Optional.empty(),
+        List.of(), List.of());
   }
 
   /** A single-node (TP-shaped) search-space entry, fixed-seq-len or AgentX. */
   public static Entry tp(int tp) {
-    return new Entry(tp);
+    return new Entry(tp, Map.of());
   }
 
   /** A worker pool: {@code numWorker} replicas of TP {@code tp}, EP {@code ep}. */
@@ -280,169 +294,276 @@ public final class Sweep {
 
   /** A disaggregated multi-node entry (prefill and decode pools). */
   public static MultiEntry disaggregated(Worker prefill, Worker decode) {
-    return new MultiEntry(ImmutableMultiNodeEntry.builder().prefill(prefill).decode(decode));
+    Objects.requireNonNull(prefill, "prefill");
+    Objects.requireNonNull(decode, "decode");
+    return new MultiEntry(List.of(b -> b.prefill(prefill).decode(decode)),
+        "disaggregated(prefill " + workerText(prefill) + ", decode " + workerText(decode) + ")");
   }
 
   /** An aggregated multi-node entry: one pool of TP {@code tp} on {@code numNodes} nodes. */
   public static MultiEntry aggregated(int tp, int ep, boolean dpAttn, int numNodes) {
-    return new MultiEntry(ImmutableMultiNodeEntry.builder()
-        .worker(AggregateWorker.builder().tp(tp).ep(ep).dpAttn(dpAttn).build())
-        .numNodes(numNodes));
+    AggregateWorker w = AggregateWorker.builder().tp(tp).ep(ep).dpAttn(dpAttn).build();
+    return new MultiEntry(List.of(b -> b.worker(w).numNodes(numNodes)),
+        "aggregated(" + tp + ", " + ep + ", " + dpAttn + ", " + numNodes + ")");
   }
 
-  /** Identity fields every config declares. */
-  abstract static class Identity<S extends Identity<S>> implements Declaration {
-    final String key;
-    String image;
-    String model;
-    String modelPrefix;
-    String precision;
-    String framework;
-    String runner;
-    Component router;
-    final List<AgenticScenario> agentic = new ArrayList<>();
+  private static String workerText(Worker w) {
+    return w.numWorker() + "×tp" + w.tp() + "/ep" + w.ep() + (w.dpAttn() ? "/dp-attn" : "");
+  }
 
-    Identity(String key) {
-      this.key = Objects.requireNonNull(key, "key");
+  /**
+   * A config declared in code: an immutable value. Every method that adds to it returns a new
+   * declaration and leaves this one (and whatever was expanded from it) unchanged, so a base
+   * declaration can be specialised freely. {@link #build()} validates nothing; the sweep does, with
+   * pointers under {@code /<key>/…}.
+   */
+  public sealed interface Declaration permits SingleNode, MultiNode {
+    /** The identity every config needs (required when the declaration is started). */
+    ConfigIdentity identity();
+
+    /** The catalogue key ({@link ConfigIdentity#key()}). */
+    default String key() {
+      return identity().key();
     }
 
-    @SuppressWarnings("unchecked")
-    private S self() {
-      return (S) this;
+    /** The master config as declared (not yet validated). */
+    MasterConfig build();
+
+    /** A sweep over this config alone (validated now), to add a runner file, filters or bounds. */
+    default Sweep sweep() {
+      return Sweep.of(this);
+    }
+
+    /**
+     * Validates this config and expands it with an empty runner inventory and the default options
+     * ({@link Sweep#expand()}); use {@link #sweep()} for a runner file, filters or bounds.
+     *
+     * @throws io.infx.core.ValidationException listing every violated rule with its pointer
+     */
+    default Matrix expand() {
+      return sweep().expand();
+    }
+  }
+
+  /** A declared block: the built value and the DSL text that declared it (for {@code toString}). */
+  private record Block<T>(T value, String text) {}
+
+  private static String joined(Object[] parts) {
+    StringBuilder sb = new StringBuilder();
+    for (Object o : parts) {
+      sb.append(", ").append(o);
+    }
+    return sb.toString();
+  }
+
+  private static <T> List<T> plus(List<T> list, T item) {
+    List<T> out = new ArrayList<>(list);
+    out.add(item);
+    return List.copyOf(out);
+  }
+
+  private static <T> List<T> values(List<Block<T>> blocks) {
+    return blocks.stream().map(Block::value).toList();
+  }
+
+  private static Block<AgenticScenario> agenticBlock(Optional<Double> dramUtilization, AgenticEntry[] entries,
+      String text) {
+    Objects.requireNonNull(dramUtilization, "dramUtilization");
+    AgenticScenario built = AgenticScenario.builder().addSearchSpace(entries)
+        .dramUtilization(dramUtilization.map(d -> new BigDecimal(Double.toString(d)))).build();
+    return new Block<>(built, text);
+  }
+
+  private static AgenticEntry[] agenticEntries(Entry[] entries) {
+    AgenticEntry[] built = new AgenticEntry[entries.length];
+    for (int i = 0; i < entries.length; i++) {
+      built[i] = Objects.requireNonNull(entries[i], "entry").agentic();
+    }
+    return built;
+  }
+
+  /** A single-node config: identity, optional router, fixed-seq-len and AgentX blocks. Immutable. */
+  public static final class SingleNode implements Declaration {
+    private final ConfigIdentity identity;
+    private final Optional<Component> router;
+    private final List<Block<SingleNodeSeqLen>> fixed;
+    private final List<Block<AgenticScenario>> agentic;
+
+    private SingleNode(ConfigIdentity identity, Optional<Component> router, List<Block<SingleNodeSeqLen>> fixed,
+        List<Block<AgenticScenario>> agentic) {
+      this.identity = identity;
+      this.router = router;
+      this.fixed = fixed;
+      this.agentic = agentic;
     }
 
     @Override
-    public String key() {
-      return key;
+    public ConfigIdentity identity() {
+      return identity;
     }
 
-    public S image(String v) {
-      image = v;
-      return self();
+    /** The same config filed under {@code key}. */
+    public SingleNode key(String key) {
+      return new SingleNode(identity.withKey(key), router, fixed, agentic);
     }
 
-    public S model(String v) {
-      model = v;
-      return self();
+    /** A router for the whole config (e.g. {@code router("sglang-router", "0.2.1")}). */
+    public SingleNode router(String name, String version) {
+      return new SingleNode(identity, Optional.of(Component.of(name, version)), fixed, agentic);
     }
 
-    public S modelPrefix(String v) {
-      modelPrefix = v;
-      return self();
-    }
-
-    public S precision(String v) {
-      precision = v;
-      return self();
-    }
-
-    public S framework(String v) {
-      framework = v;
-      return self();
-    }
-
-    public S runner(String v) {
-      runner = v;
-      return self();
-    }
-
-    public S router(String name, String version) {
-      router = Component.of(name, version);
-      return self();
-    }
-
-    /** An AgentX block; {@code dramUtilization} (0–1] is needed by DRAM-offload entries. */
-    public S agentic(Optional<Double> dramUtilization, AgenticEntry... entries) {
-      agentic.add(AgenticScenario.builder().addSearchSpace(entries)
-          .dramUtilization(dramUtilization.map(d -> new BigDecimal(Double.toString(d)))).build());
-      return self();
-    }
-
-    /** An AgentX block of single-node entries built with {@link Sweep#tp}. */
-    public S agentic(double dramUtilization, Entry... entries) {
-      AgenticEntry[] built = new AgenticEntry[entries.length];
-      for (int i = 0; i < entries.length; i++) {
-        built[i] = entries[i].agentic();
-      }
-      return agentic(Optional.of(dramUtilization), built);
-    }
-
-    String need(String value, String name) {
-      if (value == null) {
-        throw new IllegalStateException("config '" + key + "' has no " + name);
-      }
-      return value;
-    }
-  }
-
-  /** A single-node config under construction. */
-  public static final class SingleNode extends Identity<SingleNode> {
-    private final List<SingleNodeSeqLen> fixed = new ArrayList<>();
-
-    SingleNode(String key) {
-      super(key);
-    }
-
-    /** A fixed-seq-len block: ISL/OSL in tokens and its entries. */
+    /**
+     * A new declaration with one more fixed-seq-len block: ISL/OSL in tokens and its entries (each
+     * built with {@link Sweep#tp}). This declaration is unchanged.
+     *
+     * @throws IllegalStateException if an entry sets an AgentX-only field (KV offload)
+     */
     public SingleNode searchSpace(int isl, int osl, Entry... entries) {
       List<SingleNodeEntry> built = new ArrayList<>();
       for (Entry e : entries) {
-        built.add(e.fixed());
+        built.add(Objects.requireNonNull(e, "entry").fixed());
       }
-      fixed.add(SingleNodeSeqLen.builder().isl(isl).osl(osl).searchSpace(built).build());
-      return this;
+      SingleNodeSeqLen block = SingleNodeSeqLen.builder().isl(isl).osl(osl).searchSpace(built).build();
+      return new SingleNode(identity, router,
+          plus(fixed, new Block<>(block, ".searchSpace(" + isl + ", " + osl + joined(entries) + ")")), agentic);
+    }
+
+    /** A new declaration with one more AgentX block; {@code dramUtilization} (0–1] is needed by DRAM-offload entries. */
+    public SingleNode agentic(Optional<Double> dramUtilization, AgenticEntry... entries) {
+      return new SingleNode(identity, router, fixed, plus(agentic, agenticBlock(dramUtilization, entries,
+          ".agentic(" + dramUtilization + joined(entries) + ")")));
+    }
+
+    /** A new declaration with one more AgentX block of entries built with {@link Sweep#tp}. */
+    public SingleNode agentic(double dramUtilization, Entry... entries) {
+      return new SingleNode(identity, router, fixed, plus(agentic, agenticBlock(Optional.of(dramUtilization),
+          agenticEntries(entries), ".agentic(" + dramUtilization + joined(entries) + ")")));
     }
 
     @Override
     public SingleNodeMaster build() {
       return SingleNodeMaster.builder()
-          .image(need(image, "image")).model(need(model, "model")).modelPrefix(need(modelPrefix, "modelPrefix"))
-          .precision(need(precision, "precision")).framework(need(framework, "framework"))
-          .runner(need(runner, "runner")).multinode(false).router(Optional.ofNullable(router))
-          .scenarios(ImmutableSingleNodeScenarios.builder().fixedSeqLen(fixed).agenticCoding(agentic).build())
+          .image(identity.image()).model(identity.model()).modelPrefix(identity.modelPrefix())
+          .precision(identity.precision()).framework(identity.framework()).runner(identity.runner())
+          .multinode(false).router(router)
+          .scenarios(ImmutableSingleNodeScenarios.builder().fixedSeqLen(values(fixed))
+              .agenticCoding(values(agentic)).build())
           .build();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof SingleNode d && identity.equals(d.identity) && router.equals(d.router)
+          && fixed.equals(d.fixed) && agentic.equals(d.agentic);
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(identity, router, fixed, agentic);
+    }
+
+    /** The declaration as the chain that makes it, e.g. {@code Sweep.of(llama-fp8-h100-vllm{…}).searchSpace(8192, 1024, tp(8).conc(4, 64))}. */
+    @Override
+    public String toString() {
+      StringBuilder sb = new StringBuilder("Sweep.of(").append(identity).append(')');
+      router.ifPresent(r -> sb.append(".router(").append(r.name()).append(", ").append(r.version()).append(')'));
+      fixed.forEach(b -> sb.append(b.text()));
+      agentic.forEach(b -> sb.append(b.text()));
+      return sb.toString();
     }
   }
 
-  /** A multi-node config under construction. */
-  public static final class MultiNode extends Identity<MultiNode> {
-    private final List<MultiNodeSeqLen> fixed = new ArrayList<>();
-    private boolean disagg;
-    private String transfer;
+  /** A multi-node config: identity, optional disaggregation and router, search-space blocks. Immutable. */
+  public static final class MultiNode implements Declaration {
+    private final ConfigIdentity identity;
+    private final Optional<String> transfer;
+    private final Optional<Component> router;
+    private final List<Block<MultiNodeSeqLen>> fixed;
+    private final List<Block<AgenticScenario>> agentic;
 
-    MultiNode(String key) {
-      super(key);
+    private MultiNode(ConfigIdentity identity, Optional<String> transfer, Optional<Component> router,
+        List<Block<MultiNodeSeqLen>> fixed, List<Block<AgenticScenario>> agentic) {
+      this.identity = identity;
+      this.transfer = transfer;
+      this.router = router;
+      this.fixed = fixed;
+      this.agentic = agentic;
+    }
+
+    @Override
+    public ConfigIdentity identity() {
+      return identity;
+    }
+
+    /** The same config filed under {@code key}. */
+    public MultiNode key(String key) {
+      return new MultiNode(identity.withKey(key), transfer, router, fixed, agentic);
     }
 
     /** Disaggregated serving with KV transfer engine {@code transfer} (e.g. {@code nixl}). */
     public MultiNode disagg(String transfer) {
-      this.disagg = true;
-      this.transfer = transfer;
-      return this;
+      return new MultiNode(identity, Optional.of(Objects.requireNonNull(transfer, "transfer")), router, fixed,
+          agentic);
     }
 
+    public MultiNode router(String name, String version) {
+      return new MultiNode(identity, transfer, Optional.of(Component.of(name, version)), fixed, agentic);
+    }
+
+    /** A new declaration with one more fixed-seq-len block (ISL/OSL in tokens). This one is unchanged. */
     public MultiNode searchSpace(int isl, int osl, MultiEntry... entries) {
       List<MultiNodeEntry> built = new ArrayList<>();
       for (MultiEntry e : entries) {
-        built.add(e.build());
+        built.add(Objects.requireNonNull(e, "entry").build());
       }
-      fixed.add(MultiNodeSeqLen.builder().isl(isl).osl(osl).searchSpace(built).build());
-      return this;
+      MultiNodeSeqLen block = MultiNodeSeqLen.builder().isl(isl).osl(osl).searchSpace(built).build();
+      return new MultiNode(identity, transfer, router,
+          plus(fixed, new Block<>(block, ".searchSpace(" + isl + ", " + osl + joined(entries) + ")")), agentic);
+    }
+
+    /** A new declaration with one more AgentX block. */
+    public MultiNode agentic(Optional<Double> dramUtilization, AgenticEntry... entries) {
+      return new MultiNode(identity, transfer, router, fixed, plus(agentic, agenticBlock(dramUtilization, entries,
+          ".agentic(" + dramUtilization + joined(entries) + ")")));
     }
 
     @Override
     public MultiNodeMaster build() {
       return MultiNodeMaster.builder()
-          .image(need(image, "image")).model(need(model, "model")).modelPrefix(need(modelPrefix, "modelPrefix"))
-          .precision(need(precision, "precision")).framework(need(framework, "framework"))
-          .runner(need(runner, "runner")).multinode(true).disagg(disagg)
-          .kvP2pTransfer(Optional.ofNullable(transfer)).router(Optional.ofNullable(router))
-          .scenarios(ImmutableMultiNodeScenarios.builder().fixedSeqLen(fixed).agenticCoding(agentic).build())
+          .image(identity.image()).model(identity.model()).modelPrefix(identity.modelPrefix())
+          .precision(identity.precision()).framework(identity.framework()).runner(identity.runner())
+          .multinode(true).disagg(transfer.isPresent()).kvP2pTransfer(transfer).router(router)
+          .scenarios(ImmutableMultiNodeScenarios.builder().fixedSeqLen(values(fixed))
+              .agenticCoding(values(agentic)).build())
           .build();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof MultiNode d && identity.equals(d.identity) && transfer.equals(d.transfer)
+          && router.equals(d.router) && fixed.equals(d.fixed) && agentic.equals(d.agentic);
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(identity, transfer, router, fixed, agentic);
+    }
+
+    @Override
+    public String toString() {
+      StringBuilder sb = new StringBuilder("Sweep.multiNode(").append(identity).append(')');
+      transfer.ifPresent(t -> sb.append(".disagg(").append(t).append(')'));
+      router.ifPresent(r -> sb.append(".router(").append(r.name()).append(", ").append(r.version()).append(')'));
+      fixed.forEach(b -> sb.append(b.text()));
+      agentic.forEach(b -> sb.append(b.text()));
+      return sb.toString();
     }
   }
 
-  /** A single-node entry: topology, concurrency, and (for AgentX) KV offload. Immutable. */
+  /**
+   * A single-node entry: topology, concurrency, and (for AgentX) KV offload. Immutable: every method
+   * returns a new entry. Prints as the chain that makes it, e.g. {@code tp(4).ep(4).concList(16, 48)}.
+   */
   public static final class Entry {
     /** The search-space settings an entry can carry; each one's config key is its kebab-case name. */
     private enum Key {
@@ -458,10 +579,6 @@ public final class Sweep {
     private final int tp;
     private final Map<Key, Object> fields;
 
-    private Entry(int tp) {
-      this(tp, Map.of());
-    }
-
     private Entry(int tp, Map<Key, Object> fields) {
       this.tp = tp;
       this.fields = fields;
@@ -470,7 +587,7 @@ public final class Sweep {
     private Entry set(Key key, Object value) {
       Map<Key, Object> f = new LinkedHashMap<>(fields);
       f.put(key, value);
-      return new Entry(tp, f);
+      return new Entry(tp, Collections.unmodifiableMap(f));
     }
 
     /** Concurrency range {@code start..end}, expanded geometrically. */
@@ -504,7 +621,7 @@ public final class Sweep {
     }
 
     public Entry spec(SpecDecoding mode) {
-      return set(Key.SPEC_DECODING, mode);
+      return set(Key.SPEC_DECODING, Objects.requireNonNull(mode, "mode"));
     }
 
     public Entry router(String name, String version) {
@@ -536,7 +653,7 @@ public final class Sweep {
           case DP_ATTN -> b.dpAttn((Boolean) v);
           case SPEC_DECODING -> b.specDecoding((SpecDecoding) v);
           case ROUTER -> b.router((Component) v);
-          default -> throw new IllegalStateException(k + " applies to AgentX entries only");
+          default -> throw new IllegalStateException(k + " applies to AgentX entries only: " + this);
         }
       });
       return b.build();
@@ -564,33 +681,91 @@ public final class Sweep {
       });
       return b.build();
     }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Entry e && tp == e.tp && fields.equals(e.fields);
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(tp, fields);
+    }
+
+    @Override
+    public String toString() {
+      StringBuilder sb = new StringBuilder("tp(").append(tp).append(')');
+      fields.forEach((k, v) -> {
+        switch (k) {
+          case CONC_START -> sb.append(".conc(").append(v).append(", ").append(fields.get(Key.CONC_END)).append(')');
+          case CONC_END, KV_OFFLOAD_BACKEND -> { }
+          case CONC_LIST -> sb.append(".concList(").append(String.join(", ",
+              ((List<?>) v).stream().map(String::valueOf).toList())).append(')');
+          case EP -> sb.append(".ep(").append(v).append(')');
+          case PP -> sb.append(".pp(").append(v).append(')');
+          case DCP_SIZE -> sb.append(".dcp(").append(v).append(')');
+          case PCP_SIZE -> sb.append(".pcp(").append(v).append(')');
+          case DP_ATTN -> sb.append(".dpAttn()");
+          case SPEC_DECODING -> sb.append(".spec(").append(v).append(')');
+          case ROUTER -> sb.append(".router(").append(((Component) v).name()).append(", ")
+              .append(((Component) v).version()).append(')');
+          case KV_OFFLOADING -> sb.append(v == KvOffloading.NONE ? ".noOffload()"
+              : ".dramOffload(" + ((OffloadBackend) fields.get(Key.KV_OFFLOAD_BACKEND)).name() + ")");
+          default -> sb.append('.').append(k).append('(').append(v).append(')');
+        }
+      });
+      return sb.toString();
+    }
   }
 
-  /** A multi-node entry under construction. */
+  /** A multi-node entry: its pools and concurrency. Immutable: every method returns a new entry. */
   public static final class MultiEntry {
-    private final ImmutableMultiNodeEntry.Builder builder;
+    private final List<Consumer<ImmutableMultiNodeEntry.Builder>> steps;
+    private final String text;
 
-    private MultiEntry(ImmutableMultiNodeEntry.Builder builder) {
-      this.builder = builder;
+    private MultiEntry(List<Consumer<ImmutableMultiNodeEntry.Builder>> steps, String text) {
+      this.steps = steps;
+      this.text = text;
+    }
+
+    private MultiEntry then(Consumer<ImmutableMultiNodeEntry.Builder> step, String more) {
+      return new MultiEntry(plus(steps, step), text + more);
     }
 
     public MultiEntry conc(int start, int end) {
-      builder.concStart(start).concEnd(end);
-      return this;
+      return then(b -> b.concStart(start).concEnd(end), ".conc(" + start + ", " + end + ")");
     }
 
     public MultiEntry concList(Integer... values) {
-      builder.concList(List.of(values));
-      return this;
+      List<Integer> list = List.of(values);
+      return then(b -> b.concList(list), ".concList(" + String.join(", ",
+          list.stream().map(String::valueOf).toList()) + ")");
     }
 
     public MultiEntry spec(SpecDecoding mode) {
-      builder.specDecoding(mode);
-      return this;
+      Objects.requireNonNull(mode, "mode");
+      return then(b -> b.specDecoding(mode), ".spec(" + mode + ")");
     }
 
     MultiNodeEntry build() {
-      return builder.build();
+      ImmutableMultiNodeEntry.Builder b = ImmutableMultiNodeEntry.builder();
+      steps.forEach(s -> s.accept(b));
+      return b.build();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof MultiEntry e && build().equals(e.build());
+    }
+
+    @Override
+    public int hashCode() {
+      return build().hashCode();
+    }
+
+    @Override
+    public String toString() {
+      return text;
     }
   }
 }

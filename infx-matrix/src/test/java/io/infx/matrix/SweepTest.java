@@ -11,16 +11,24 @@ import org.junit.jupiter.api.Test;
 /** The fluent DSL: declaring configs in code, filters, bounds, eval modes. */
 class SweepTest {
 
+  private static final ConfigIdentity LLAMA = ConfigIdentity.image("vllm/vllm-openai:v0.11.0")
+      .model("meta-llama/Llama-3.1-70B-Instruct").modelPrefix("llama").precision("fp8").framework("vllm")
+      .runner("h200");
+
   private static Sweep.SingleNode llama() {
-    return Sweep.singleNode("llama-fp8-h100-vllm")
-        .image("vllm/vllm-openai:v0.11.0").model("meta-llama/Llama-3.1-70B-Instruct")
-        .modelPrefix("llama").precision("fp8").framework("vllm").runner("h200");
+    return Sweep.of(LLAMA.withKey("llama-fp8-h100-vllm"));
+  }
+
+  private static ConfigIdentity identity(String precision, String framework, String runner) {
+    return ConfigIdentity.image("i").model("m").modelPrefix("mdl").precision(precision).framework(framework)
+        .runner(runner);
   }
 
   @Test
   void configsDeclaredInCodeExpandLikeYamlOnes() {
-    Matrix m = Sweep.of(llama().searchSpace(8192, 1024, Sweep.tp(8).conc(4, 64), Sweep.tp(4).ep(4).dpAttn()
-            .spec(SpecDecoding.MTP).concList(16, 48)))
+    Matrix m = llama().searchSpace(8192, 1024, Sweep.tp(8).conc(4, 64), Sweep.tp(4).ep(4).dpAttn()
+            .spec(SpecDecoding.MTP).concList(16, 48))
+        .sweep()
         .runners(Fixtures.runners())
         .evals(EvalMode.NONE)
         .expand();
@@ -67,28 +75,33 @@ class SweepTest {
 
   @Test
   void invalidConfigsDeclaredInCodeAreReportedWithPointers() {
-    assertThatThrownBy(() -> Sweep.of(llama().searchSpace(8192, 1024, Sweep.tp(8).dcp(3).concList(4))))
+    Sweep.SingleNode invalid = llama().searchSpace(8192, 1024, Sweep.tp(8).dcp(3).concList(4));
+    assertThatThrownBy(invalid::expand)
         .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.violations()).anySatisfy(v -> {
           assertThat(v.ruleId()).isEqualTo("V14.dcp-divides-tp");
           assertThat(v.pointer()).isEqualTo("/llama-fp8-h100-vllm/scenarios/fixed-seq-len/0/search-space/0");
         }));
-    assertThatThrownBy(() -> Sweep.of(Sweep.singleNode("x").image("i")))
-        .isInstanceOf(IllegalStateException.class).hasMessageContaining("has no model");
+    // the identity is required by the types; what remains is a null argument, named at once
+    assertThatThrownBy(() -> ConfigIdentity.image("i").model(null))
+        .isInstanceOf(NullPointerException.class).hasMessage("model");
+    assertThatThrownBy(() -> Sweep.of((ConfigIdentity) null))
+        .isInstanceOf(NullPointerException.class).hasMessage("identity");
+    // an AgentX-only field in a fixed-seq-len block fails where it is declared, naming the entry
+    assertThatThrownBy(() -> llama().searchSpace(1024, 1024, Sweep.tp(8).noOffload().concList(4)))
+        .isInstanceOf(IllegalStateException.class).hasMessageContaining("tp(8).noOffload().concList(4)");
   }
 
   @Test
   void agenticAndMultiNodeDeclarations() {
-    Matrix agentic = Sweep.of(Sweep.singleNode("ag").image("i").model("m").modelPrefix("mdl").precision("fp4")
-            .framework("vllm").runner("cluster:b200-nscale")
-            .agentic(0.8, Sweep.tp(4).dramOffload("lmcache").concList(2, 32), Sweep.tp(8).noOffload().concList(16)))
-        .runners(Fixtures.runners()).evals(EvalMode.NONE).expand();
+    Matrix agentic = Sweep.of(identity("fp4", "vllm", "cluster:b200-nscale").withKey("ag"))
+            .agentic(0.8, Sweep.tp(4).dramOffload("lmcache").concList(2, 32), Sweep.tp(8).noOffload().concList(16))
+        .sweep().runners(Fixtures.runners()).evals(EvalMode.NONE).expand();
     assertThat(agentic.rows()).extracting(r -> r.fields().get("total-cpu-dram-gb")).containsExactly(865, 865, 0);
 
-    Matrix multi = Sweep.of(Sweep.multiNode("mn").image("i").model("m").modelPrefix("mdl").precision("fp4")
-            .framework("dynamo-trt").runner("cluster:gb200-nv").disagg("nixl")
+    Matrix multi = Sweep.multiNode(identity("fp4", "dynamo-trt", "cluster:gb200-nv").withKey("mn")).disagg("nixl")
             .searchSpace(8192, 1024, Sweep.disaggregated(Sweep.worker(1, 4, 4, true), Sweep.worker(2, 8, 8, false))
-                .concList(16, 64)))
-        .runners(Fixtures.runners()).expand();
+                .concList(16, 64))
+        .sweep().runners(Fixtures.runners()).expand();
     assertThat(multi.get(0).fields()).containsEntry("node-count", 5).containsEntry("eval-conc", 64)
         .containsEntry("kv-p2p-transfer", "nixl");
   }
@@ -98,5 +111,60 @@ class SweepTest {
     var a = llama().searchSpace(1024, 1024, Sweep.tp(8).concList(4)).build();
     Catalog c = Sweep.of(a, a).catalog();
     assertThat(c.keys()).containsExactly("llama-fp8-h200-vllm", "llama-fp8-h200-vllm-2");
+    assertThat(LLAMA.key()).isEqualTo("llama-fp8-h200-vllm");
+    assertThat(identity("fp4", "vllm", "cluster:b200-nscale").key()).isEqualTo("mdl-fp4-b200-nscale-vllm");
+  }
+
+  @Test
+  void theCardsChainCompilesAndExpands() {
+    Matrix m = Sweep.of(LLAMA).searchSpace(1024, 1024, Sweep.tp(8).conc(4, 16)).expand();
+    assertThat(m.rows()).extracting(MatrixRow::conc).containsExactly(List.of(4), List.of(8), List.of(16));
+    assertThat(m.rows()).allSatisfy(r -> assertThat(r.fields()).containsEntry("exp-name", "llama_1k1k")
+        .containsEntry("image", "vllm/vllm-openai:v0.11.0").containsEntry("runner", "h200"));
+  }
+
+  @Test
+  void addingToABaseDeclarationNeverChangesItOrAnEarlierResult() {
+    Sweep.SingleNode base = Sweep.of(LLAMA).searchSpace(1024, 1024, Sweep.tp(8).conc(4, 8));
+    Matrix before = base.expand();
+    String beforeJson = before.toJson();
+
+    Sweep.SingleNode longer = base.searchSpace(8192, 1024, Sweep.tp(4).concList(2));
+    Sweep.SingleNode routed = base.router("sglang-router", "0.2.1");
+
+    assertThat(longer).isNotSameAs(base).isNotEqualTo(base);
+    assertThat(routed).isNotEqualTo(base);
+    assertThat(base.build().fixedSeqLen()).hasSize(1);
+    assertThat(longer.build().fixedSeqLen()).hasSize(2);
+    assertThat(before.toJson()).isEqualTo(beforeJson);
+    assertThat(base.expand().toJson()).isEqualTo(beforeJson);
+    assertThat(longer.expand().size()).isEqualTo(before.size() + 1);
+    // equal declarations are equal values, whatever path built them
+    assertThat(Sweep.of(LLAMA).searchSpace(1024, 1024, Sweep.tp(8).conc(4, 8))).isEqualTo(base)
+        .hasSameHashCodeAs(base);
+
+    Sweep.Entry tp8 = Sweep.tp(8);
+    Sweep.Entry withEp = tp8.ep(8);
+    assertThat(tp8).hasToString("tp(8)");
+    assertThat(withEp).hasToString("tp(8).ep(8)");
+
+    Sweep.MultiEntry pools = Sweep.aggregated(8, 8, false, 2);
+    Sweep.MultiEntry ranged = pools.conc(4, 16);
+    assertThat(pools).isNotEqualTo(ranged).hasToString("aggregated(8, 8, false, 2)");
+  }
+
+  @Test
+  void declarationsPrintAsTheChainThatMakesThem() {
+    Sweep.SingleNode d = Sweep.of(LLAMA).searchSpace(8192, 1024, Sweep.tp(8).conc(4, 64),
+        Sweep.tp(4).ep(4).dpAttn().spec(SpecDecoding.MTP).concList(16, 48));
+    assertThat(d).hasToString("Sweep.of(llama-fp8-h200-vllm{image=vllm/vllm-openai:v0.11.0, "
+        + "model=meta-llama/Llama-3.1-70B-Instruct, model-prefix=llama, precision=fp8, framework=vllm, "
+        + "runner=h200}).searchSpace(8192, 1024, tp(8).conc(4, 64), tp(4).ep(4).dpAttn().spec(MTP).concList(16, 48))");
+    assertThat(Sweep.multiNode(identity("fp4", "dynamo-trt", "cluster:gb200-nv")).disagg("nixl")
+            .searchSpace(8192, 1024, Sweep.disaggregated(Sweep.worker(1, 4, 4, true), Sweep.worker(2, 8, 8, false))
+                .concList(16, 64)).toString())
+        .endsWith(".disagg(nixl).searchSpace(8192, 1024, disaggregated(prefill 1×tp4/ep4/dp-attn, "
+            + "decode 2×tp8/ep8).concList(16, 64))");
+    assertThat(d.sweep().toString()).startsWith("Sweep{configs=[llama-fp8-h200-vllm], runner-labels=0, options=");
   }
 }

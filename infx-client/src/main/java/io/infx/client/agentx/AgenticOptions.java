@@ -117,6 +117,14 @@ public abstract class AgenticOptions {
   @Value.Auxiliary
   public abstract java.util.Optional<io.infx.client.StopSignal> stop();
 
+  /**
+   * Receives a snapshot of the run about once a second (requests done, in flight, errors, time
+   * left; see {@link AgenticProgress}), from the replay's thread. {@code infx bench agentic} draws
+   * it with {@link AgenticProgress#onto(io.infx.client.ProgressBar)}. Default: none.
+   */
+  @Value.Auxiliary
+  public abstract java.util.Optional<AgenticProgress.Listener> progress();
+
   /** Live error ratio above which the run is cancelled. Default 0.10. */
   @Value.Default
   public double failedRequestThreshold() {

@@ -3,34 +3,17 @@ package io.infx.client.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.infx.client.load.LoadModel;
-import io.infx.client.load.Ticker;
+import io.infx.client.load.VirtualTicker;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 
-/** The send loop on a virtual clock: schedules are checked to the nanosecond, not the wall clock. */
+/**
+ * The send loop on a virtual clock ({@link VirtualTicker}, shared with the AgentX schedule tests):
+ * schedules are checked to the nanosecond, not the wall clock.
+ */
 class ArrivalDispatcherTest {
-
-  /** Time moves only when the dispatcher waits; a wait ends exactly at its target. */
-  static final class VirtualTicker implements Ticker {
-    long now = 1_000_000_000L;
-
-    @Override
-    public long nanoTime() {
-      return now;
-    }
-
-    @Override
-    public boolean awaitUntil(long target, long deadline) {
-      if (target > deadline) {
-        now = Math.max(now, deadline + 1);
-        return false;
-      }
-      now = Math.max(now, target);
-      return true;
-    }
-  }
 
   record Send(int index, long intended, long at) {}
 
@@ -49,7 +32,7 @@ class ArrivalDispatcherTest {
   @Test
   void openLoopSendsEachRequestExactlyAtItsScheduledInstant() throws Exception {
     VirtualTicker ticker = new VirtualTicker();
-    long t0 = ticker.now;
+    long t0 = ticker.nanoTime();
     long[] schedule = LoadModel.constant(40).scheduleNanos(30, 0); // every 25 ms
     List<Send> sends = run(ticker, schedule, 30, -1, Long.MAX_VALUE);
     assertThat(sends).hasSize(30);
@@ -63,7 +46,7 @@ class ArrivalDispatcherTest {
   @Test
   void poissonScheduleIsFollowedInOrderAndTheDeadlineCutsTheRest() throws Exception {
     VirtualTicker ticker = new VirtualTicker();
-    long t0 = ticker.now;
+    long t0 = ticker.nanoTime();
     long[] schedule = LoadModel.poisson(10).scheduleNanos(200, 7);
     long timeout = 5_000_000_000L;
     List<Send> sends = run(ticker, schedule, 200, -1, timeout);
@@ -77,7 +60,7 @@ class ArrivalDispatcherTest {
   @Test
   void closedLoopIntendsEachSendWhenItsSlotFreed() throws Exception {
     VirtualTicker ticker = new VirtualTicker();
-    long t0 = ticker.now;
+    long t0 = ticker.nanoTime();
     List<Send> sends = run(ticker, null, 5, 2, Long.MAX_VALUE);
     // requests finish at once, so every slot frees at t0 and every send is due at t0
     assertThat(sends).extracting(Send::intended).containsOnly(t0);

@@ -9,7 +9,7 @@ import java.util.PriorityQueue;
  * each at its exact instant. A schedule run on it is deterministic and exact, whatever the load
  * of the machine.
  *
- * <p>Single-threaded by design: timers run on the waiting thread.
+ * <p>Timers run on the waiting thread; readings may be taken from any thread.
  */
 public final class VirtualTicker implements Ticker {
 
@@ -24,7 +24,7 @@ public final class VirtualTicker implements Ticker {
 
   private final PriorityQueue<Timer> timers = new PriorityQueue<>((a, b) -> a.at != b.at
       ? Long.compare(a.at, b.at) : Long.compare(a.seq, b.seq));
-  private long now = START;
+  private volatile long now = START;
   private long seq;
   private int idleWaits;
 

@@ -2,10 +2,12 @@ package io.infx.client.agentx.internal;
 
 import io.infx.client.RequestRecord;
 import io.infx.client.agentx.AgenticOptions;
+import io.infx.client.agentx.AgenticProgress;
 import io.infx.client.agentx.TraceRequest;
 import io.infx.client.agentx.WekaTrace;
 import io.infx.client.load.Ticker;
 import io.infx.core.InfxException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -13,6 +15,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
@@ -61,6 +64,9 @@ public final class ReplayEngine {
   /** The scheduler re-checks its state at least this often (stop requests, the window's end). */
   static final long MAX_PARK_NANOS = 50_000_000L;
 
+  /** {@link AgenticOptions#progress()} hears from the run this often, and at each phase change. */
+  static final long PROGRESS_INTERVAL_NANOS = 1_000_000_000L;
+
   enum Phase { WARMUP, PROFILING, DRAIN, DONE }
 
 
@@ -103,6 +109,11 @@ public final class ReplayEngine {
   private long preparedBytes;
   private long liveCompleted;
   private long liveErrors;
+  private long warmupErrors;
+  /** The phase of the latest progress snapshot ({@code null} before the first), when it began, the next one due. */
+  private Phase reportedPhase;
+  private long reportedPhaseStart;
+  private long nextReport = Long.MAX_VALUE;
   private boolean cancelled;
   private String cancelReason = "";
   private InfxException abort;
@@ -283,6 +294,9 @@ public final class ReplayEngine {
             + "(each play has its own cache-bust marker)", options.users(), initialPool.size());
       }
       loop();
+      if (abort == null) {
+        reportFinalProgress();
+      }
     } finally {
       if (prep instanceof ExecutorService pool) {
         pool.shutdownNow();
@@ -317,6 +331,7 @@ public final class ReplayEngine {
       if (phase == Phase.PROFILING) {
         applyIdleCaps(now());
       }
+      reportProgress(now());
       touched.clear();
       long before = now();
       long wake = nextWake(before);
@@ -424,7 +439,12 @@ public final class ReplayEngine {
     }
   }
 
+  /** The schedule's next instant, or the next progress snapshot when that comes first. */
   private long nextWake(long now) {
+    return Math.min(nextScheduleWake(now), nextReport);
+  }
+
+  private long nextScheduleWake(long now) {
     long wake = now + MAX_PARK_NANOS;
     if (phase == Phase.DRAIN) {
       return Math.min(wake, drainDeadline);
@@ -445,6 +465,57 @@ public final class ReplayEngine {
       break;
     }
     return wake;
+  }
+
+  // ---------------------------------------------------------------- progress
+
+  /**
+   * Tells {@link AgenticOptions#progress()} where the run is: at the start of each phase and every
+   * {@link #PROGRESS_INTERVAL_NANOS} of it after (the loop wakes for it, so on a virtual clock the
+   * snapshots fall exactly on those instants).
+   */
+  private void reportProgress(long now) {
+    if (options.progress().isEmpty() || phase == Phase.DONE) {
+      return;
+    }
+    if (phase != reportedPhase) {
+      reportedPhase = phase;
+      reportedPhaseStart = phase == Phase.PROFILING ? profilingStart : now;
+      nextReport = reportedPhaseStart;
+    }
+    if (now < nextReport) {
+      return;
+    }
+    long intervals = (now - reportedPhaseStart) / PROGRESS_INTERVAL_NANOS + 1;
+    nextReport = reportedPhaseStart + intervals * PROGRESS_INTERVAL_NANOS;
+    options.progress().get().onProgress(snapshot(phase, now));
+  }
+
+  /** One last snapshot when the run is over: the final counts, nothing in flight, no time left. */
+  private void reportFinalProgress() {
+    if (options.progress().isEmpty() || reportedPhase == null) {
+      return;
+    }
+    options.progress().get().onProgress(snapshot(reportedPhase, Math.max(now(), reportedPhaseStart)));
+  }
+
+  private AgenticProgress snapshot(Phase p, long now) {
+    Duration elapsed = Duration.ofNanos(Math.max(0, now - reportedPhaseStart));
+    boolean over = phase == Phase.DONE;
+    return switch (p) {
+      case WARMUP -> new AgenticProgress(AgenticProgress.Phase.WARMUP, stats.warmupRecords,
+          warmupErrors, inFlight, elapsed,
+          // no clock bounds the warmup until every lane has sent its quota; then the grace does
+          over ? Optional.of(Duration.ZERO) : warmupDeadline == Long.MAX_VALUE ? Optional.empty()
+              : Optional.of(Duration.ofNanos(Math.max(0, warmupDeadline - now))),
+          (long) lanes.length * (1 + options.warmupRequestsPerLane()));
+      case PROFILING -> new AgenticProgress(AgenticProgress.Phase.PROFILING, liveCompleted,
+          liveErrors, inFlight, elapsed,
+          Optional.of(over ? Duration.ZERO : Duration.ofNanos(Math.max(0, profilingEnd - now))), 0);
+      case DRAIN, DONE -> new AgenticProgress(AgenticProgress.Phase.DRAIN, liveCompleted, liveErrors,
+          inFlight, elapsed,
+          Optional.of(over ? Duration.ZERO : Duration.ofNanos(Math.max(0, drainDeadline - now))), 0);
+    };
   }
 
   // ---------------------------------------------------------------- plays and sessions
@@ -791,6 +862,9 @@ public final class ReplayEngine {
         contentTokens, intended, sendWall, wall(now), this::wall);
     sink.accept(r);
     stats.add(r);
+    if (warmup && r.error() && !r.cancelled()) {
+      warmupErrors++;
+    }
     if (!warmup && !r.cancelled()) {
       stats.lateness.recordValue(Math.max(0, Math.round(r.latenessMs() * 1000)));
       liveCompleted++;

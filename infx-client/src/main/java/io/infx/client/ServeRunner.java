@@ -1,0 +1,222 @@
+package io.infx.client;
+
+import io.infx.client.chat.ChatTemplate;
+import io.infx.client.chat.PromptTemplate;
+import io.infx.client.dataset.JsonlDataset;
+import io.infx.client.dataset.Prompt;
+import io.infx.client.dataset.RandomDataset;
+import io.infx.client.load.LoadModel;
+import io.infx.client.tokenizer.Tokenizer;
+import io.infx.client.tokenizer.Tokenizers;
+import io.infx.core.InfxException;
+import io.infx.core.UsageException;
+import io.infx.core.io.OutputPreflight;
+import io.infx.core.provenance.ServerProvenance;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Runs a {@link ServeJob} (the specification): every step that touches a file, the network or the
+ * terminal lives here, in the reference's order — flag checks and output preflight before any
+ * traffic, reachability, server probe, tokenizer and chat template, dataset, the benchmark,
+ * summary, raw result, histogram log, failure gate.
+ */
+final class ServeRunner {
+
+  private final ServeJob job;
+  private final PrintWriter out;
+  private final PrintWriter err;
+
+  ServeRunner(ServeJob job, PrintWriter out, PrintWriter err) {
+    this.job = job;
+    this.out = out;
+    this.err = err;
+  }
+
+  ServeJob.Outcome run() {
+    LoadModel load = job.checkedLoad();
+    preflightOutputs();
+    URI base = job.base();
+    requireReachable(base);
+    warnAboutFileDescriptors(load, err);
+    ServerProvenance server = ServerProbe.probe(base, job.apiKey());
+    err.println("infx: server: " + server.label() + " (identified by " + server.source() + ")");
+    Tokenizers.Resolved tok = Tokenizers.resolve(job.tokenizer(), job.model(), base);
+    try (Tokenizer t = tok.tokenizer()) {
+      if (!tok.note().isEmpty()) {
+        err.println("infx: " + tok.note());
+      }
+      PromptTemplate template = job.useChatTemplate() ? promptTemplate() : null;
+      if (template != null) {
+        describe(template, t);
+      }
+      List<Prompt> prompts = prompts(t, template);
+      ServeResult run = benchmark(load, prompts, t);
+      ServeMetrics m = run.metrics(job.metrics());
+      if (run.incomplete()) {
+        err.println("infx: interrupted by " + run.interruption().orElse("a stop request") + ": "
+            + m.completed() + " completed, " + m.failed() + " failed, " + m.cancelled()
+            + " cancelled, " + m.notSent() + " not sent; the result is marked incomplete");
+      }
+      Summary.print(out, run, m, job.metrics());
+      Optional<Path> file = Optional.empty();
+      if (job.saveResult()) {
+        Map<String, Object> raw = RawResult.build(run, m, job.metrics(), new RawResult.Context(
+            job.model(), job.tokenizer().orElse(job.model()), job.metadata(), job.saveDetailed(),
+            job.workload(template == null ? null : template.description(), t.id()),
+            Optional.of(server)));
+        Path f = job.resultFile(LocalDateTime.now());
+        RawResult.write(f, raw);
+        file = Optional.of(f);
+      }
+      job.histogramLog().ifPresent(run::writeHistogramLog);
+      return new ServeJob.Outcome(run, m, file, gate(m.completed(), m.requested(), m.inputLengthCheck()));
+    }
+  }
+
+  /** Before any traffic: a multi-hour run must not end in an unwritable directory. */
+  private void preflightOutputs() {
+    if (job.saveResult()) {
+      OutputPreflight.check(job.resultDir().orElse(Path.of("")), "--result-dir");
+    }
+    job.histogramLog().ifPresent(h -> OutputPreflight.check(
+        h.toAbsolutePath().getParent(), "the --hlog directory"));
+  }
+
+  private void describe(PromptTemplate template, Tokenizer t) {
+    if (job.datasetName().equals("random")) {
+      err.println("infx: chat template: " + template.description() + " ("
+          + RandomDataset.templateTokens(t, template) + " tokens of its own, taken off"
+          + " --random-input-len as the reference does)");
+    } else {
+      err.println("infx: note: --use-chat-template applies to the random dataset only (as in"
+          + " the reference); " + job.datasetName() + " prompts are sent as they are");
+    }
+  }
+
+  private List<Prompt> prompts(Tokenizer t, PromptTemplate template) {
+    return switch (job.datasetName()) {
+      case "random" -> RandomDataset.generate(t, job.randomInputLen(), job.randomOutputLen(),
+          job.randomRangeRatio(), job.randomPrefixLen(), job.numPrompts(), job.seed(), template);
+      case "jsonl" -> JsonlDataset.read(job.datasetPath().orElseThrow(() ->
+          new UsageException("--dataset-name jsonl needs --dataset-path FILE")), t,
+          job.randomOutputLen(), job.numPrompts());
+      default -> throw new UsageException("unknown dataset '" + job.datasetName()
+          + "' (supported: random, jsonl)");
+    };
+  }
+
+  /** Warm-ups and the measured phase, with the progress bar and the run's notes on stderr. */
+  private ServeResult benchmark(LoadModel load, List<Prompt> prompts, Tokenizer t) {
+    ImmutableClientOptions.Builder co = ClientOptions.builder().baseUri(job.base())
+        .http2(job.http2()).connectionReuse(job.connectionReuse()).deadlines(job.deadlines())
+        .fallbackTokenizer(t).maxSseEventBytes(job.maxSseEventBytes())
+        // texts are only saved with --save-detailed; without it they are counted and dropped
+        .retainText(job.saveDetailed());
+    job.apiKey().ifPresent(co::apiKey);
+    job.ioThreads().ifPresent(co::ioThreads);
+    ProgressBar bar = job.progress() ? new ProgressBar(err) : null;
+    ServeBenchmark bench = ServeBenchmark.builder()
+        .client(co.build()).backend(job.backend()).endpoint(job.endpointPath())
+        .model(job.servedModelName().orElse(job.model())).prompts(prompts).load(load)
+        .warmups(job.numWarmups()).clientWarmup(job.clientWarmup()).body(job.body())
+        .seed(job.seed()).profile(job.profile())
+        .stop(job.stop()).stopGrace(job.stopGrace())
+        .progress(Optional.ofNullable(bar == null ? null : (ServeBenchmark.ProgressListener) bar::update))
+        .build();
+    ServeResult run = bench.run();
+    if (bar != null) {
+      bar.finish();
+    }
+    for (String note : run.notes()) {
+      err.println("infx: warning: " + note);
+    }
+    if (job.profile() && run.notes().isEmpty()) {
+      err.println("infx: profiler started after the warm-ups and stopped after the measured phase");
+    }
+    return run;
+  }
+
+  /**
+   * The reference's failure gate (more than 5 % of the requests failed), then infx's input-length
+   * check; empty when the run passes.
+   */
+  static Optional<String> gate(int completed, int requested, InputLengthCheck inputLengths) {
+    double failureRate = 1.0 - (double) completed / requested;
+    if (failureRate > 0.05) {
+      return Optional.of(String.format(Locale.ROOT,
+          "FAIL: request failure rate %.1f%% exceeds 5%% threshold (%d/%d completed)",
+          failureRate * 100, completed, requested));
+    }
+    if (inputLengths.verdict() == InputLengthCheck.Verdict.FAIL) {
+      return Optional.of(String.format(Locale.ROOT,
+          "FAIL: input lengths: %s (threshold %.0f%%)", inputLengths.message(),
+          InputLengthCheck.FAIL_DEVIATION * 100));
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * Each in-flight request holds a socket: a limit ({@code ulimit -n}) below the concurrency
+   * plus a margin for the JVM's own files makes requests fail mid-run, so say so up front.
+   */
+  static void warnAboutFileDescriptors(LoadModel load, PrintWriter err) {
+    int conc = load.maxConcurrency().orElse(Integer.MAX_VALUE);
+    long max = maxFileDescriptors();
+    if (max > 0 && conc != Integer.MAX_VALUE && conc + 256L > max) {
+      err.println("infx: warning: the open-file limit is " + max + " but up to " + conc
+          + " requests will be in flight, each with a socket; raise it (ulimit -n "
+          + (conc + 1024L) + ") or requests will fail with 'Too many open files'");
+    }
+  }
+
+  private static long maxFileDescriptors() {
+    java.lang.management.OperatingSystemMXBean os =
+        java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+    if (os instanceof com.sun.management.UnixOperatingSystemMXBean u) {
+      return u.getMaxFileDescriptorCount();
+    }
+    return -1;
+  }
+
+  /**
+   * The chat framing for {@code --use-chat-template}: the DeepSeek-V4 encoder with {@code --dsv4},
+   * else the template of {@code --chat-template}, else of the tokenizer's directory.
+   */
+  private PromptTemplate promptTemplate() {
+    if (job.dsv4()) {
+      return PromptTemplate.deepSeekV4();
+    }
+    if (job.chatTemplate().isPresent()) {
+      return PromptTemplate.chat(ChatTemplate.load(job.chatTemplate().get()));
+    }
+    String source = job.tokenizer().orElse(job.model());
+    Optional<Path> tokJson = source.equals("builtin") ? Optional.empty() : Tokenizers.locate(source);
+    if (tokJson.isEmpty()) {
+      throw new UsageException("--use-chat-template needs the model's chat template, and tokenizer '"
+          + source + "' has no directory to take it from; pass --chat-template FILE (a .jinja file,"
+          + " a tokenizer_config.json or a directory holding one)");
+    }
+    return PromptTemplate.chat(ChatTemplate.load(tokJson.get().toAbsolutePath().getParent()));
+  }
+
+  /** Fails fast, before prompts are built, when nothing listens at the server's address. */
+  private static void requireReachable(URI base) {
+    int port = base.getPort() != -1 ? base.getPort() : "https".equals(base.getScheme()) ? 443 : 80;
+    try (Socket s = new Socket()) {
+      s.connect(new InetSocketAddress(base.getHost(), port), 10_000);
+    } catch (IOException e) {
+      throw new InfxException("connect", "cannot connect to " + base + ": " + e.getMessage()
+          + " (is the server running?)", e);
+    }
+  }
+}
