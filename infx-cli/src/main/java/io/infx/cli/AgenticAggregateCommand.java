@@ -61,14 +61,14 @@ public final class AgenticAggregateCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     Map<String, String> env = envFile == null ? System.getenv() : readEnvFile(envFile);
-    Path dir = resultDir != null ? resultDir : Path.of(env.getOrDefault("RESULT_DIR", "results"));
+    Path dir = resultDir != null ? resultDir : Path.of(env.getOrDefault(io.infx.core.launch.LaunchVariable.RESULT_DIR.name(), "results"));
     Path target = out;
     if (target == null) {
-      String name = env.getOrDefault("RESULT_FILENAME", "");
+      String name = env.getOrDefault(io.infx.core.launch.LaunchVariable.RESULT_FILENAME.name(), "");
       if (name.isEmpty()) {
         throw new InfxException("agentic-aggregate", "RESULT_FILENAME env var not set (or pass --out FILE)");
       }
-      target = Path.of(env.getOrDefault("AGENTIC_OUTPUT_DIR", ".")).resolve(name + ".json");
+      target = Path.of(env.getOrDefault(io.infx.core.launch.LaunchVariable.AGENTIC_OUTPUT_DIR.name(), ".")).resolve(name + ".json");
     }
     AgenticAggregate agg = AgenticAggregator.aggregate(dir, env);
     PrintWriter err = spec.commandLine().getErr();

@@ -146,7 +146,8 @@ public final class BenchAgenticCommand implements Callable<Integer> {
     }
     String source = trace != null ? trace
         : Optional.ofNullable(System.getenv("WEKA_LOADER_OVERRIDE")).filter(s -> !s.isBlank())
-            .orElseGet(() -> TraceSources.defaultLoader(System.getenv("MODEL_PREFIX")));
+            .orElseGet(() -> TraceSources.defaultLoader(System.getenv(
+                io.infx.core.launch.LaunchVariable.MODEL_PREFIX.name())));
     TraceSources.Corpus corpus = TraceSources.load(source, System.getenv());
     err.println("infx: agentic: " + corpus.description());
 

@@ -257,6 +257,7 @@ public final class RawResult {
     isl.put("histogram", bins);
     tokens.put("server_input_lengths", isl);
     x.put("tokens", tokens);
+    x.put("itl_attribution", itlAttribution(m));
     Map<String, Object> views = new LinkedHashMap<>();
     List<Double> ps = mo.metricPercentiles();
     views.put("ttft_first_choices_chunk", statsBlock(m.ttftFirstChoices(), ps));
@@ -294,6 +295,30 @@ public final class RawResult {
       x.put("wire_timings_in_milliseconds", run.wireTimings());
     }
     return x;
+  }
+
+  /**
+   * How per-token ITL ({@code latency_views_in_milliseconds.itl_per_token}) was computed:
+   * {@code policy} (the run's, see {@link ServeMetrics#itlPolicy()}: {@code usage-deltas},
+   * {@code usage-total}, {@code tokenizer}, {@code per-chunk}, or {@code none}),
+   * {@code requests_by_policy}, and {@code tokens_per_chunk} (tokens → number of token chunks
+   * that carried that many; chunks of per-chunk requests are not counted). The reference's
+   * {@code itls} and {@code *_itl_ms} stay per chunk.
+   */
+  static Map<String, Object> itlAttribution(ServeMetrics m) {
+    Map<String, Object> a = new LinkedHashMap<>();
+    a.put("policy", m.itlPolicy().map(ItlPolicy::label).orElse("none"));
+    Map<String, Object> by = new LinkedHashMap<>();
+    for (ItlPolicy p : ItlPolicy.values()) {
+      by.put(p.label(), m.itlPolicies().getOrDefault(p, 0));
+    }
+    a.put("requests_by_policy", by);
+    Map<String, Object> k = new LinkedHashMap<>();
+    m.tokensPerChunk().forEach((tokens, chunks) -> k.put(Integer.toString(tokens), chunks));
+    a.put("tokens_per_chunk", k);
+    a.put("definition", "a chunk of k tokens arriving a gap after the previous token chunk adds"
+        + " k entries of gap/k; a first chunk's extra tokens add none");
+    return a;
   }
 
   /**

@@ -60,6 +60,9 @@ public final class RequestRecord {
   private final long bodyStartNanos;
   private final long requestWrittenNanos;
   private final long firstByteNanos;
+  private PerTokenItl.Attribution itlAttribution;
+  // tokenizer counts still to make (after the run, off the I/O threads); null once resolved
+  private java.util.function.Supplier<PerTokenItl.Attribution> pendingItl;
 
   RequestRecord(Builder b) {
     this.index = b.index;
@@ -89,6 +92,64 @@ public final class RequestRecord {
     this.bodyStartNanos = b.bodyStartNanos;
     this.requestWrittenNanos = b.requestWrittenNanos;
     this.firstByteNanos = b.firstByteNanos;
+    if (b.itlAttribution != null && b.itlAttribution.tokensPerChunk() != null
+        && b.itlAttribution.tokensPerChunk().length != tokenChunkNanos.length) {
+      throw new IllegalArgumentException("token counts for " + b.itlAttribution.tokensPerChunk().length
+          + " chunks but " + tokenChunkNanos.length + " token chunks");
+    }
+    this.itlAttribution = b.itlAttribution != null ? b.itlAttribution
+        : PerTokenItl.attribute(tokenChunkNanos.length, tokenChunkCumTokens,
+            outputTokenSource == TokenSource.USAGE ? outputTokens : -1, null, null);
+    this.pendingItl = b.pendingItl;
+  }
+
+  /**
+   * Makes the tokenizer counts this record still owes (the client defers them so the I/O threads
+   * never tokenize); {@link ServeBenchmark} calls it once the measured phase is over.
+   */
+  synchronized void resolveItl() {
+    if (pendingItl != null) {
+      PerTokenItl.Attribution a = pendingItl.get();
+      if (a.tokensPerChunk() != null && a.tokensPerChunk().length != tokenChunkNanos.length) {
+        throw new IllegalStateException("token counts for " + a.tokensPerChunk().length
+            + " chunks but " + tokenChunkNanos.length + " token chunks");
+      }
+      itlAttribution = a;
+      pendingItl = null;
+    }
+  }
+
+  private PerTokenItl.Attribution itl() {
+    resolveItl();
+    return itlAttribution;
+  }
+
+  /**
+   * How this request's tokens were attributed to its token chunks for per-token ITL (see
+   * {@link PerTokenItl}); {@link ItlPolicy#PER_CHUNK} for a request without token chunks. When
+   * the counts need the client's tokenizer they are made after the measured phase (by
+   * {@link ServeBenchmark}), or on first use for a record from {@link StreamingClient} — so its
+   * {@code fallbackTokenizer} must still be open then.
+   */
+  public ItlPolicy itlPolicy() {
+    return itl().policy();
+  }
+
+  /**
+   * Tokens carried by each token chunk (length {@link #tokenChunks()}), by {@link #itlPolicy()};
+   * empty under {@link ItlPolicy#PER_CHUNK}.
+   */
+  public Optional<int[]> tokensPerChunk() {
+    int[] k = itl().tokensPerChunk();
+    return k == null ? Optional.empty() : Optional.of(k.clone());
+  }
+
+  /**
+   * Appends this request's per-token ITL entries (seconds) to {@code out}: see
+   * {@link PerTokenItl#entries}.
+   */
+  public void perTokenItl(java.util.function.DoubleConsumer out) {
+    PerTokenItl.entries(tokenChunkNanos, itl().tokensPerChunk(), out);
   }
 
   /**
@@ -322,6 +383,23 @@ public final class RequestRecord {
     long bodyStartNanos = NONE;
     long requestWrittenNanos = NONE;
     long firstByteNanos = NONE;
+    PerTokenItl.Attribution itlAttribution;
+    java.util.function.Supplier<PerTokenItl.Attribution> pendingItl;
+
+    /** An attribution to compute later, off the I/O thread (see {@link #resolveItl()}). */
+    Builder pendingItlAttribution(java.util.function.Supplier<PerTokenItl.Attribution> v) {
+      pendingItl = v;
+      return this;
+    }
+
+    /**
+     * How the tokens were attributed to the token chunks; by default derived from the continuous
+     * usage and the usage total alone (no tokenizer).
+     */
+    public Builder itlAttribution(PerTokenItl.Attribution v) {
+      itlAttribution = v;
+      return this;
+    }
 
     public Builder resends(int v) {
       resends = v;

@@ -160,11 +160,38 @@ public final class ServeMetrics {
   }
 
   /**
-   * ITL per token in seconds (chunk gap divided by the tokens it carried, estimated without
-   * continuous usage).
+   * ITL per token in seconds, successful requests: each chunk gap spread evenly over the tokens
+   * the chunk carried, by each request's {@link ItlPolicy} (definition and sources:
+   * {@link PerTokenItl}). Under {@link ItlPolicy#PER_CHUNK} a request contributes its chunk gaps.
    */
   public SampleStats itlPerToken() {
     return b.itlPerToken;
+  }
+
+  /** Successful requests by the policy that attributed their tokens to chunks. */
+  public Map<ItlPolicy, Integer> itlPolicies() {
+    return java.util.Collections.unmodifiableMap(b.itlPolicies);
+  }
+
+  /**
+   * The run's per-token ITL policy: the one every successful request used, else the least exact
+   * one any used (so a run is per-chunk as soon as one request is); empty without a successful
+   * request. See {@link #itlPolicies()} for the counts.
+   */
+  public java.util.Optional<ItlPolicy> itlPolicy() {
+    ItlPolicy worst = null;
+    for (ItlPolicy p : b.itlPolicies.keySet()) {
+      worst = p; // EnumMap iterates in declaration order: most to least exact
+    }
+    return java.util.Optional.ofNullable(worst);
+  }
+
+  /**
+   * How many token chunks carried 0, 1, 2, … tokens (successful requests whose counts are known,
+   * i.e. not {@link ItlPolicy#PER_CHUNK}), ascending by tokens.
+   */
+  public java.util.SortedMap<Integer, Long> tokensPerChunk() {
+    return java.util.Collections.unmodifiableSortedMap(b.tokensPerChunk);
   }
 
   /**
@@ -298,6 +325,8 @@ public final class ServeMetrics {
     SampleStats itl;
     SampleStats e2el;
     SampleStats itlPerToken;
+    Map<ItlPolicy, Integer> itlPolicies = new java.util.EnumMap<>(ItlPolicy.class);
+    java.util.SortedMap<Integer, Long> tokensPerChunk = new java.util.TreeMap<>();
     SampleStats ttftFirstChoices;
     SampleStats ttftFirstByte;
     SampleStats ttftFirstContent;

@@ -254,6 +254,8 @@ public final class ServeResult {
     List<Double> queueWait = new ArrayList<>();
     Map<FailureClass, Integer> failures = new EnumMap<>(FailureClass.class);
     Map<TokenSource, Integer> sources = new EnumMap<>(TokenSource.class);
+    Map<ItlPolicy, Integer> itlPolicies = new EnumMap<>(ItlPolicy.class);
+    java.util.SortedMap<Integer, Long> tokensPerChunk = new java.util.TreeMap<>();
     List<RequestFailure> firstFailures = new ArrayList<>();
     int completed = 0;
     int failed = 0;
@@ -333,7 +335,13 @@ public final class ServeResult {
         itl.add(gaps[c - 1]);
       }
       itlsAll[i] = gaps;
-      perTokenItl(r, gaps, itlToken);
+      r.perTokenItl(itlToken::add);
+      itlPolicies.merge(r.itlPolicy(), 1, Integer::sum);
+      r.tokensPerChunk().ifPresent(kk -> {
+        for (int x : kk) {
+          tokensPerChunk.merge(x, 1L, Long::sum);
+        }
+      });
       r.firstChoicesNanos().ifPresent(x -> ttftChoices.add((x - r.sendNanos()) / 1e9));
       r.headersNanos().ifPresent(x -> ttftByte.add((x - r.sendNanos()) / 1e9));
       r.firstContentNanos().ifPresent(x -> ttftContent.add((x - r.sendNanos()) / 1e9));
@@ -369,6 +377,8 @@ public final class ServeResult {
     b.itl = SampleStats.of(itl.toArray());
     b.e2el = stats(e2el);
     b.itlPerToken = SampleStats.of(itlToken.toArray());
+    b.itlPolicies = itlPolicies;
+    b.tokensPerChunk = tokensPerChunk;
     b.ttftFirstChoices = stats(ttftChoices);
     b.ttftFirstByte = stats(ttftByte);
     b.ttftFirstContent = stats(ttftContent);
@@ -470,38 +480,6 @@ public final class ServeResult {
       }
     }
     return true;
-  }
-
-  /**
-   * Per-token ITL: a chunk gap divided evenly among the tokens the chunk carried — exact with
-   * continuous usage stats, otherwise estimated from the total (output − 1 tokens over the gaps).
-   */
-  private static void perTokenItl(RequestRecord r, double[] gaps, DoubleList out) {
-    if (gaps.length == 0) {
-      return;
-    }
-    Optional<int[]> cum = r.tokenChunkCumulativeTokens();
-    if (cum.isPresent()) {
-      int[] c = cum.get();
-      for (int k = 1; k < c.length; k++) {
-        int tokens = Math.max(1, c[k] - c[k - 1]);
-        for (int t = 0; t < tokens; t++) {
-          out.add(gaps[k - 1] / tokens);
-        }
-      }
-      return;
-    }
-    int tokensAfterFirst = r.outputTokens() - 1;
-    if (tokensAfterFirst <= gaps.length || tokensAfterFirst <= 0) {
-      for (double g : gaps) {
-        out.add(g);
-      }
-      return;
-    }
-    double perGap = (double) tokensAfterFirst / gaps.length;
-    for (double g : gaps) {
-      out.add(g / perGap);
-    }
   }
 
   /** Most requests in flight at once at the client (sweep line; an end sorts before a start). */

@@ -110,6 +110,10 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
   private int usageCompletion = -1;
   private boolean doneSeen;
   private StringBuilder text;
+  // with a tokenizer, for per-token ITL: reasoning text, and where each token chunk's content and
+  // reasoning end in text/reasoning (two ints per token chunk)
+  private StringBuilder reasoning;
+  private int[] chunkTextEnds;
   private byte[] errorBody;
   private int errorBodyLen;
   private RequestFailure streamFailure;
@@ -375,6 +379,15 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
         }
       }
       lastTokenTime = t;
+      if (tokenizer != null) {
+        if (chunkTextEnds == null) {
+          chunkTextEnds = new int[32];
+        } else if (chunkTextEnds.length < 2 * tokenCount + 2) {
+          chunkTextEnds = Arrays.copyOf(chunkTextEnds, chunkTextEnds.length * 2);
+        }
+        chunkTextEnds[2 * tokenCount] = text == null ? 0 : text.length();
+        chunkTextEnds[2 * tokenCount + 1] = reasoning == null ? 0 : reasoning.length();
+      }
       if (cumValid) {
         if (chunkCompletion >= 0) {
           if (cumTokens == null) {
@@ -409,6 +422,12 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
               case "reasoning_content", "reasoning" -> {
                 if (dv == JsonToken.VALUE_STRING && p.getTextLength() > 0) {
                   chunkToken = true;
+                  if (tokenizer != null) {
+                    if (reasoning == null) {
+                      reasoning = new StringBuilder(64);
+                    }
+                    reasoning.append(p.getTextCharacters(), p.getTextOffset(), p.getTextLength());
+                  }
                 }
               }
               case "tool_calls" -> {
@@ -673,6 +692,18 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
       } else {
         b.outputTokens(n, TokenSource.CHUNKS);
       }
+      // per-token ITL: usage settles the counts here; the tokenizer, when needed, runs after the
+      // measured phase (it costs tens of µs per chunk, which the I/O thread must not spend)
+      PerTokenItl.Attribution fromUsage = PerTokenItl.attribute(n,
+          cumValid && cumTokens != null ? Arrays.copyOf(cumTokens, n) : null, usageCompletion,
+          null, null);
+      b.itlAttribution(fromUsage);
+      List<String> texts = fromUsage.policy() == ItlPolicy.PER_CHUNK ? chunkTexts(n, generated) : null;
+      if (texts != null) {
+        Tokenizer tok = tokenizer;
+        int total = usageCompletion;
+        b.pendingItlAttribution(() -> PerTokenItl.attribute(n, null, total, texts, tok));
+      }
     }
     RequestRecord r = b.build();
     Runnable hook = onFinish;
@@ -680,6 +711,28 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
       hook.run();
     }
     result.complete(r);
+  }
+
+  /** A view of each token chunk's text (content then reasoning), built only when asked. */
+  private List<String> chunkTexts(int n, String generated) {
+    if (tokenizer == null || chunkTextEnds == null) {
+      return null;
+    }
+    int[] ends = chunkTextEnds;
+    String r = reasoning == null ? "" : reasoning.toString();
+    return new java.util.AbstractList<>() {
+      @Override
+      public String get(int j) {
+        int c0 = j == 0 ? 0 : ends[2 * j - 2];
+        int r0 = j == 0 ? 0 : ends[2 * j - 1];
+        return generated.substring(c0, ends[2 * j]) + r.substring(r0, ends[2 * j + 1]);
+      }
+
+      @Override
+      public int size() {
+        return n;
+      }
+    };
   }
 
   private long[] decodeTimes(int n) {

@@ -53,6 +53,7 @@ final class Summary {
     section(out, "ttft", "Time to First Token", "TTFT", m.ttft(), mo);
     section(out, "tpot", "Time per Output Token (excl. 1st token)", "TPOT", m.tpot(), mo);
     section(out, "itl", "Inter-token Latency", "ITL", m.itl(), mo);
+    perTokenItl(out, m, mo);
     section(out, "e2el", "End-to-end Latency", "E2EL", m.e2el(), mo);
     if (m.failed() > 0) {
       out.println(center("Failures"));
@@ -64,6 +65,40 @@ final class Summary {
     }
     out.println("==================================================");
     out.flush();
+  }
+
+  /**
+   * Per-token ITL (infx view) after the reference's per-chunk ITL, when it differs from it (some
+   * chunk carried other than one token) or when its policy is not from the server's usage; with
+   * the policy and the tokens-per-chunk counts in the latter case.
+   */
+  private static void perTokenItl(PrintWriter out, ServeMetrics m, MetricOptions mo) {
+    if (!mo.percentileMetrics().contains("itl") || m.itlPolicy().isEmpty()) {
+      return;
+    }
+    ItlPolicy policy = m.itlPolicy().get();
+    boolean multi = m.tokensPerChunk().keySet().stream().anyMatch(k -> k != 1);
+    if (policy.fromUsage() && !multi) {
+      return; // one token per chunk, proven by usage: identical to the ITL above
+    }
+    section(out, "itl", "Per-token ITL (infx, " + policy.label() + ")", "per-token ITL",
+        m.itlPerToken(), mo);
+    if (!policy.fromUsage()) {
+      StringBuilder by = new StringBuilder();
+      m.itlPolicies().forEach((p, n) -> by.append(by.length() == 0 ? "" : ", ")
+          .append(p.label()).append(' ').append(n));
+      row(out, "ITL attribution (requests):", by.toString());
+      if (!m.tokensPerChunk().isEmpty()) {
+        StringBuilder k = new StringBuilder();
+        m.tokensPerChunk().forEach((tokens, chunks) -> k.append(k.length() == 0 ? "" : ", ")
+            .append(tokens).append(':').append(chunks));
+        row(out, "Tokens per chunk (tokens:chunks):", k.toString());
+      }
+      if (policy == ItlPolicy.PER_CHUNK) {
+        out.println("note: per-chunk ITL: no usage deltas and no tokenizer count; use"
+            + " --continuous-usage-stats or a --tokenizer matching the server");
+      }
+    }
   }
 
   private static void section(PrintWriter out, String key, String title, String abbr, SampleStats s,

@@ -67,13 +67,14 @@ public final class ResultNaming {
   }
 
   private static void role(StringBuilder sb, Map<String, String> env, String role) {
-    // LaunchVariable.role: NUM_WORKERS, TP, PP_SIZE, DCP_SIZE, PCP_SIZE, EP, DP_ATTN of the side
-    List<String> v = LaunchVariable.role(role.toUpperCase(java.util.Locale.ROOT)).stream()
-        .map(x -> env.get(x.name())).toList();
-    sb.append(role).append("-tp").append(v.get(1)).append("-pp").append(v.get(2))
-        .append("-dcp").append(v.get(3)).append("-pcp").append(v.get(4))
-        .append("-ep").append(v.get(5)).append("-dp").append(v.get(6))
-        .append("-nw").append(v.get(0));
+    boolean prefill = role.equals("prefill");
+    sb.append(role).append("-tp").append(env.get((prefill ? PREFILL_TP : DECODE_TP).name()))
+        .append("-pp").append(env.get((prefill ? PREFILL_PP_SIZE : DECODE_PP_SIZE).name()))
+        .append("-dcp").append(env.get((prefill ? PREFILL_DCP_SIZE : DECODE_DCP_SIZE).name()))
+        .append("-pcp").append(env.get((prefill ? PREFILL_PCP_SIZE : DECODE_PCP_SIZE).name()))
+        .append("-ep").append(env.get((prefill ? PREFILL_EP : DECODE_EP).name()))
+        .append("-dp").append(env.get((prefill ? PREFILL_DP_ATTN : DECODE_DP_ATTN).name()))
+        .append("-nw").append(env.get((prefill ? PREFILL_NUM_WORKERS : DECODE_NUM_WORKERS).name()));
   }
 
   /**

@@ -129,7 +129,7 @@ public final class MultiNodeBatch {
   public static Report processAll(Map<String, String> env, Path workDir, NormalizerOptions options) {
     String group = ResultNames.checked(ReferenceEnvironment.resultFilename(env));
     List<Integer> expected = new ArrayList<>();
-    String concList = env.get("CONC_LIST");
+    String concList = env.get(io.infx.core.launch.LaunchVariable.CONC_LIST.name());
     if (concList != null && !concList.isBlank()) {
       for (String c : concList.trim().split("\\s+")) {
         PythonNumbers.Conversion<Integer> v = PythonNumbers.parseInt(c);
@@ -205,10 +205,10 @@ public final class MultiNodeBatch {
         return failed(source, conc, "Duplicate concurrency result within one recipe");
       }
       Map<String, String> pointEnv = new HashMap<>(env);
-      pointEnv.put("RESULT_FILENAME", stem);
-      pointEnv.put("IS_MULTINODE", "true");
-      pointEnv.put("PREFILL_GPUS", Integer.toString(n.prefillGpus()));
-      pointEnv.put("DECODE_GPUS", Integer.toString(n.decodeGpus()));
+      pointEnv.put(io.infx.core.launch.LaunchVariable.RESULT_FILENAME.name(), stem);
+      pointEnv.put(io.infx.core.launch.LaunchVariable.IS_MULTINODE.name(), "true");
+      pointEnv.put(io.infx.core.launch.LaunchVariable.PREFILL_GPUS.name(), Integer.toString(n.prefillGpus()));
+      pointEnv.put(io.infx.core.launch.LaunchVariable.DECODE_GPUS.name(), Integer.toString(n.decodeGpus()));
       ProcessedResult r = ResultProcessor.processEnvironment(pointEnv, workDir, options);
       return new Point(source, conc, r.exitCode(), Optional.empty(), Optional.of(r));
     } catch (PowerRequiredException e) {

@@ -82,12 +82,12 @@ public abstract class RunIdentity {
   public java.util.List<String> emptyValues() {
     java.util.List<String> out = new java.util.ArrayList<>();
     java.util.Map<String, String> values = new java.util.LinkedHashMap<>();
-    values.put("RUNNER_TYPE", hw());
-    values.put("FRAMEWORK", framework());
-    values.put("PRECISION", precision());
-    values.put("SPEC_DECODING", specDecoding());
-    values.put("MODEL_PREFIX", modelPrefix());
-    values.put("IMAGE", image());
+    values.put(io.infx.core.launch.LaunchVariable.RUNNER_TYPE.name(), hw());
+    values.put(io.infx.core.launch.LaunchVariable.FRAMEWORK.name(), framework());
+    values.put(io.infx.core.launch.LaunchVariable.PRECISION.name(), precision());
+    values.put(io.infx.core.launch.LaunchVariable.SPEC_DECODING.name(), specDecoding());
+    values.put(io.infx.core.launch.LaunchVariable.MODEL_PREFIX.name(), modelPrefix());
+    values.put(io.infx.core.launch.LaunchVariable.IMAGE.name(), image());
     values.forEach((k, v) -> {
       if (v.isEmpty()) {
         out.add(k);

@@ -32,7 +32,7 @@ public record RunPlan(Matrix matrix, List<PlannedPoint> points, String adapter) 
         count(PlannedPoint.Action.RESUME), count(PlannedPoint.Action.SKIP)));
     int w = points.stream().mapToInt(p -> p.resultFilename().length()).max().orElse(10);
     String fmt = "%4s  %-6s  %-8s  %-" + Math.max(w, 15) + "s  %s%n";
-    b.append(String.format(Locale.ROOT, fmt, "#", "action", "conc", "RESULT_FILENAME", "note"));
+    b.append(String.format(Locale.ROOT, fmt, "#", "action", "conc", io.infx.core.launch.LaunchVariable.RESULT_FILENAME.name(), "note"));
     for (PlannedPoint p : points) {
       String conc = p.conc().size() == 1 ? p.conc().get(0).toString()
           : String.join("x", p.conc().stream().map(String::valueOf).toList());

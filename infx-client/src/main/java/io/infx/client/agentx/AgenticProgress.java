@@ -10,8 +10,8 @@ import java.util.Optional;
  * {@link AgenticOptions#progress()}) from the replay's own thread: keep the listener short.
  *
  * @param phase what runs now
- * @param finished requests of this phase that ended, any outcome (warmup: warmup requests;
- *     profiling and drain: profiling requests)
+ * @param finished requests that ended, any outcome: warmup requests during warmup; profiling
+ *     requests during profiling and the drain (the drain's count includes the window's)
  * @param failed of those, the failed ones (errors and, in the drain, cancellations are not counted
  *     here: the drain's cancellations happen at its end)
  * @param inFlight requests on the wire now (fan-out can make this exceed the users)
@@ -70,13 +70,15 @@ public record AgenticProgress(Phase phase, long finished, long failed, int inFli
 
   /**
    * The counters of the line, e.g. {@code 1234 done [312s, 3.9 req/s, 17 in flight, 2 errors,
-   * 48:08 left]} ({@code 40/330 done} during warmup, no time left until its grace runs).
+   * 48:08 left]} (no rate in the drain) ({@code 40/330 done} during warmup, no time left until its grace runs).
    */
   public String detail() {
     double secs = elapsed.toNanos() / 1e9;
-    double rate = secs > 0 ? finished / secs : 0;
     String done = phase == Phase.WARMUP && target > 0 ? finished + "/" + target : Long.toString(finished);
-    return String.format(Locale.ROOT, "%s done [%.0fs, %.1f req/s, %d in flight, %d error%s%s]",
+    // the drain's count includes the window's requests: a rate over the drain's seconds would lie
+    String rate = phase == Phase.DRAIN ? ""
+        : String.format(Locale.ROOT, ", %.1f req/s", secs > 0 ? finished / secs : 0);
+    return String.format(Locale.ROOT, "%s done [%.0fs%s, %d in flight, %d error%s%s]",
         done, secs, rate, inFlight, failed, failed == 1 ? "" : "s",
         left.map(l -> ", " + clock(l) + " left").orElse(""));
   }

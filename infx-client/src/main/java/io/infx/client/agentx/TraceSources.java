@@ -102,7 +102,7 @@ public final class TraceSources {
 
   /** The Hugging Face hub cache: HF_HUB_CACHE, else HUGGINGFACE_HUB_CACHE, else HF_HOME/hub, else ~/.cache. */
   static Path hubCache(Map<String, String> env) {
-    for (String k : new String[] {"HF_HUB_CACHE", "HUGGINGFACE_HUB_CACHE"}) {
+    for (String k : new String[] {io.infx.core.launch.LaunchVariable.HF_HUB_CACHE.name(), "HUGGINGFACE_HUB_CACHE"}) {
       String v = env.get(k);
       if (v != null && !v.isEmpty()) {
         return Path.of(v);

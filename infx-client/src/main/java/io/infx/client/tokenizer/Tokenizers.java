@@ -108,7 +108,7 @@ public final class Tokenizers {
   }
 
   static List<Path> cacheDirs() {
-    String hub = System.getenv("HF_HUB_CACHE");
+    String hub = System.getenv(io.infx.core.launch.LaunchVariable.HF_HUB_CACHE.name());
     String home = System.getenv("HF_HOME");
     Path user = Path.of(System.getProperty("user.home"), ".cache", "huggingface", "hub");
     return Stream.of(hub == null ? null : Path.of(hub),

@@ -41,6 +41,6 @@ class AgenticProgressTest {
     l.onProgress(new AgenticProgress(AgenticProgress.Phase.DRAIN, 50, 0, 3, Duration.ofSeconds(10),
         Optional.of(Duration.ofSeconds(20)), 0));
     assertThat(out.toString()).isEqualTo("\rdrain    |" + "#".repeat(10) + " ".repeat(20)
-        + "| 50 done [10s, 5.0 req/s, 3 in flight, 0 errors, 0:20 left]");
+        + "| 50 done [10s, 3 in flight, 0 errors, 0:20 left]"); // no rate: 50 includes the window's
   }
 }

@@ -1,9 +1,12 @@
 package io.infx.core.launch;
 
+import io.infx.core.InfxException;
 import io.infx.core.python.PythonNumbers;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 
 /**
@@ -68,6 +71,29 @@ public enum LaunchVariable {
   DECODE_DP_ATTN(Type.BOOL, "/decode/dp-attn", null),
   DECODE_GPUS(Type.INT, "", null),
   AGGREGATE_GPUS(Type.INT, "", "0"),
+  // Set by the reference's multi-node launch scripts and recipes, not projected from the row: the
+  // eval metadata (bridge_disagg_eval_metadata) falls back to them.
+  MODEL_NAME(Type.TEXT, "", null),
+  EP(Type.INT, "", null),
+  PREFILL_TP_SIZE(Type.INT, "", null),
+  PREFILL_ENABLE_EP(Type.FLAG, "", null),
+  PREFILL_DP_ATTENTION(Type.FLAG, "", null),
+  PREFILL_ENABLE_DP(Type.FLAG, "", null),
+  DECODE_TP_SIZE(Type.INT, "", null),
+  DECODE_ENABLE_EP(Type.FLAG, "", null),
+  DECODE_DP_ATTENTION(Type.FLAG, "", null),
+  DECODE_ENABLE_DP(Type.FLAG, "", null),
+  /** Prefill workers, as the reference's multi-node scripts name them. */
+  xP(Type.INT, "", null),
+  /** Decode workers, as the reference's multi-node scripts name them. */
+  yD(Type.INT, "", null),
+  /** The server's port (benchmark_lib.sh); the launcher picks a free one when unset. */
+  PORT(Type.INT, "", null),
+  // The result stages' own inputs (process_result.py's power stage, the AgentX aggregate).
+  GPU_METRICS_CSV(Type.TEXT, "", null),
+  POWER_ARTIFACT_DIR(Type.TEXT, "", "LOGS/power"),
+  POWER_RESULT_ROOT(Type.TEXT, "", "LOGS"),
+  AGENTIC_OUTPUT_DIR(Type.TEXT, "", "."),
   KV_OFFLOADING(Type.TEXT, "/kv-offloading", ""),
   KV_OFFLOAD_BACKEND(Type.TEXT, "/kv-offload-backend/name", ""),
   KV_OFFLOAD_BACKEND_METADATA(Type.JSON, "/kv-offload-backend", ""),
@@ -158,6 +184,55 @@ public enum LaunchVariable {
             PREFILL_PCP_SIZE, PREFILL_EP, PREFILL_DP_ATTN)
         : List.of(DECODE_NUM_WORKERS, DECODE_TP, DECODE_PP_SIZE, DECODE_DCP_SIZE,
             DECODE_PCP_SIZE, DECODE_EP, DECODE_DP_ATTN);
+  }
+
+  /** The variables whose values must never reach a file or a log. */
+  public static List<LaunchVariable> secrets() {
+    return java.util.Arrays.stream(values()).filter(LaunchVariable::secret).toList();
+  }
+
+  /** The value in {@code env} when set and not empty (the shell's {@code ${NAME:-…}} test). */
+  public Optional<String> in(Map<String, String> env) {
+    String v = env.get(name());
+    return v == null || v.isEmpty() ? Optional.empty() : Optional.of(v);
+  }
+
+  /** {@code ${NAME:-fallback}}: the value in {@code env}, or {@code fallback} when unset or empty. */
+  public String in(Map<String, String> env, String fallback) {
+    return in(env).orElse(fallback);
+  }
+
+  /**
+   * The value in {@code env} read with the integer rule ({@link #parseInt}); empty when unset or
+   * empty.
+   *
+   * @throws InfxException kind {@code env}, naming the variable and the value, when it is not an
+   *     integer
+   */
+  public OptionalInt intIn(Map<String, String> env) {
+    Optional<String> v = in(env);
+    if (v.isEmpty()) {
+      return OptionalInt.empty();
+    }
+    PythonNumbers.Conversion<Integer> c = parseInt(v.get());
+    if (!c.ok()) {
+      throw new InfxException("env", name() + " must be an integer, got '" + v.get() + "' (" + c.problem() + ")");
+    }
+    return OptionalInt.of(c.value().get());
+  }
+
+  /**
+   * The value in {@code env} read with this variable's boolean rule: {@link #isTrue} for
+   * {@link Type#BOOL}, {@link #isFlagOn} for {@link Type#FLAG}; unset is false.
+   *
+   * @throws IllegalStateException for a variable of another type
+   */
+  public boolean isOnIn(Map<String, String> env) {
+    return switch (type) {
+      case BOOL -> isTrue(env.get(name()));
+      case FLAG -> isFlagOn(env.get(name()));
+      default -> throw new IllegalStateException(name() + " is " + type + ", not a boolean");
+    };
   }
 
   /** The names of {@code variables}, in order. */

@@ -1,8 +1,11 @@
 package io.infx.core.launch;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.infx.core.InfxException;
 import java.util.Arrays;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The launch-variable parse rules, tested once here for every reader. */
@@ -33,6 +36,27 @@ class LaunchVariableTest {
     assertThat(LaunchVariable.isFlagOn("1")).isTrue();
     assertThat(LaunchVariable.isFlagOn("")).isFalse();
     assertThat(LaunchVariable.isFlagOn("false")).isFalse();
+  }
+
+  @Test
+  void readersTakeValuesFromAnEnvironmentWithTheRules() {
+    Map<String, String> env = Map.of("TP", " 1_6 ", "EP_SIZE", "", "CONC", "1__2", "DP_ATTENTION", "True",
+        "REQUIRE_POWER", "on", "DISAGG", "1");
+    assertThat(LaunchVariable.TP.intIn(env)).hasValue(16);
+    // empty counts as unset, as the shell's ${EP_SIZE:-1} does
+    assertThat(LaunchVariable.EP_SIZE.intIn(env)).isEmpty();
+    assertThat(LaunchVariable.EP_SIZE.in(env, "1")).isEqualTo("1");
+    assertThat(LaunchVariable.PP_SIZE.in(env)).isEmpty();
+    assertThatThrownBy(() -> LaunchVariable.CONC.intIn(env)).isInstanceOf(InfxException.class)
+        .hasMessage("CONC must be an integer, got '1__2' (invalid literal for int() with base 10: '1__2')");
+    assertThat(LaunchVariable.DP_ATTENTION.isOnIn(env)).isTrue();
+    assertThat(LaunchVariable.REQUIRE_POWER.isOnIn(env)).isTrue();
+    // DISAGG is read with the normalizer's rule: only "true" in any case
+    assertThat(LaunchVariable.DISAGG.isOnIn(env)).isFalse();
+    assertThat(LaunchVariable.IS_MULTINODE.isOnIn(env)).isFalse();
+    assertThatThrownBy(() -> LaunchVariable.TP.isOnIn(env)).isInstanceOf(IllegalStateException.class);
+    assertThat(LaunchVariable.secrets()).containsExactly(LaunchVariable.HF_TOKEN,
+        LaunchVariable.MODAL_TOKEN_ID, LaunchVariable.MODAL_TOKEN_SECRET);
   }
 
   @Test

@@ -1,11 +1,28 @@
 package io.infx.fleet.bench;
 
+import static io.infx.core.launch.LaunchVariable.CONC;
+import static io.infx.core.launch.LaunchVariable.DP_ATTENTION;
+import static io.infx.core.launch.LaunchVariable.EP_SIZE;
+import static io.infx.core.launch.LaunchVariable.EVAL_ONLY;
+import static io.infx.core.launch.LaunchVariable.GPU_COUNT;
+import static io.infx.core.launch.LaunchVariable.IMAGE;
+import static io.infx.core.launch.LaunchVariable.ISL;
+import static io.infx.core.launch.LaunchVariable.MODEL;
+import static io.infx.core.launch.LaunchVariable.OSL;
+import static io.infx.core.launch.LaunchVariable.PORT;
+import static io.infx.core.launch.LaunchVariable.RANDOM_RANGE_RATIO;
+import static io.infx.core.launch.LaunchVariable.RESULT_FILENAME;
+import static io.infx.core.launch.LaunchVariable.RUNNER_NAME;
+import static io.infx.core.launch.LaunchVariable.RUN_EVAL;
+import static io.infx.core.launch.LaunchVariable.TP;
+
 import io.infx.client.ServingBackend;
 import io.infx.client.BodyOptions;
 import io.infx.client.ServeJob;
 import io.infx.client.sim.SimConfig;
 import io.infx.client.sim.SimServer;
 import io.infx.core.InfxException;
+import io.infx.core.launch.LaunchVariable;
 import io.infx.matrix.MatrixRow;
 import io.infx.fleet.internal.SinkWriter;
 import io.infx.fleet.spi.FailureKind;
@@ -95,14 +112,14 @@ public final class BenchDriver {
     int osl;
     double ratio;
     try {
-      conc = intVar(env, "CONC");
+      conc = requiredInt(env, CONC);
       numPrompts(plan, conc); // an overflowing 10 × conc is an input error here, before the server
       numWarmups(plan, conc);
-      isl = intVar(env, "ISL");
-      osl = intVar(env, "OSL");
-      ratio = Double.parseDouble(env.getOrDefault("RANDOM_RANGE_RATIO", "0.8"));
-      require(env, "MODEL");
-      require(env, "RESULT_FILENAME");
+      isl = requiredInt(env, ISL);
+      osl = requiredInt(env, OSL);
+      ratio = Double.parseDouble(RANDOM_RANGE_RATIO.in(env, RANDOM_RANGE_RATIO.launcherDefault().orElseThrow()));
+      require(env, MODEL);
+      require(env, RESULT_FILENAME);
     } catch (InfxException | NumberFormatException e) {
       life.events().fail("env", FailureKind.INPUT, e.getMessage(), 1);
       return JobStatus.of(JobState.FAILED, "bad environment", 1);
@@ -110,15 +127,14 @@ public final class BenchDriver {
     java.util.Optional<URI> external = plan.server() instanceof ServerSpec.External x
         ? java.util.Optional.of(x.baseUrl()) : java.util.Optional.empty();
     int port = external.isPresent() ? external.get().getPort()
-        : env.containsKey("PORT") && !env.get("PORT").isBlank() ? Integer.parseInt(env.get("PORT"))
-        : Ports.ephemeral();
+        : PORT.intIn(env).orElseGet(Ports::ephemeral);
     URI base = external.map(u -> URI.create(u.toString().replaceAll("/+$", "")))
         .orElse(URI.create("http://127.0.0.1:" + port));
     Map<String, String> serverEnv = new LinkedHashMap<>(env);
     if (plan.server() instanceof ServerSpec.Command c) {
       serverEnv.putAll(c.env());
     }
-    serverEnv.put("PORT", Integer.toString(port));
+    serverEnv.put(PORT.name(), Integer.toString(port));
     boolean simulated = plan.server() instanceof ServerSpec.Embedded;
 
     // 1. server
@@ -141,8 +157,8 @@ public final class BenchDriver {
       return JobStatus.of(JobState.FAILED, e.getMessage(), 1);
     }
 
-    boolean evalOnly = "true".equalsIgnoreCase(env.getOrDefault("EVAL_ONLY", "false").strip());
-    boolean runEval = evalOnly || "true".equalsIgnoreCase(env.getOrDefault("RUN_EVAL", "false").strip());
+    boolean evalOnly = EVAL_ONLY.isOnIn(env);
+    boolean runEval = evalOnly || RUN_EVAL.isOnIn(env);
     String completed = "no requests (eval only)";
     if (!evalOnly) {
       Optional<JobStatus> failed = runClient(plan, env, base, conc, isl, osl, ratio, simulated, alive, life, log);
@@ -178,7 +194,7 @@ public final class BenchDriver {
     ServeJob job = ServeJob.builder()
         .backend(ServingBackend.parse(plan.client().backend()))
         .baseUrl(base)
-        .model(env.get("MODEL"))
+        .model(env.get(MODEL.name()))
         .tokenizer(plan.client().tokenizer().or(() -> simulated ? Optional.of("builtin") : Optional.empty()))
         .numPrompts(numPrompts(plan, conc))
         .numWarmups(numWarmups(plan, conc))
@@ -188,7 +204,7 @@ public final class BenchDriver {
         .maxConcurrency(conc)
         .endpoint(plan.client().endpoint())
         .body(BodyOptions.builder().ignoreEos(true).extraBody(plan.client().extraBody()).build())
-        .saveResult(true).resultDir(plan.workspace()).resultFilename(env.get("RESULT_FILENAME") + ".json")
+        .saveResult(true).resultDir(plan.workspace()).resultFilename(env.get(RESULT_FILENAME.name()) + ".json")
         .progress(false)
         .build();
     ServeJob.Outcome outcome;
@@ -220,7 +236,7 @@ public final class BenchDriver {
     }
     if (plan.server() instanceof ServerSpec.Embedded e) {
       // the row's TP / EP / DP-attention shape the simulated capacity (docs/simulator.md)
-      SimConfig cfg = SimConfig.builder().from(e.config()).port(port).model(env.get("MODEL"))
+      SimConfig cfg = SimConfig.builder().from(e.config()).port(port).model(env.get(MODEL.name()))
           .parallelism(simParallelism(env)).build();
       SimServer sim = SimServer.start(cfg);
       life.onClose("stop simulator", sim::close);
@@ -229,11 +245,11 @@ public final class BenchDriver {
     }
     ServerSpec.Command c = (ServerSpec.Command) plan.server();
     // Named after the runner, so a container or process left by a crashed launch is recognisable.
-    String name = "infx-server-" + env.getOrDefault("RUNNER_NAME", "local");
+    String name = "infx-server-" + RUNNER_NAME.in(env, "local");
     JobSpec spec = JobSpec.builder().name(name).command(List.of("bash", "-c", c.shellCommand()))
         .env(env).workspace(plan.workspace()).logFile("server.log")
-        .image(Optional.ofNullable(env.get("IMAGE")).filter(s -> !s.isBlank()))
-        .gpus(parseOr(env.get("GPU_COUNT"), 0))
+        .image(IMAGE.in(env).filter(s -> !s.isBlank()))
+        .gpus(GPU_COUNT.intIn(env).orElse(0))
         .build();
     // started and registered as one step: a SIGTERM right after the start still stops the server
     JobHandle h = life.startOwned("stop server", () -> backend.start(spec),
@@ -254,34 +270,18 @@ public final class BenchDriver {
    * DP_ATTENTION} (absent: 1, 1, false); EP is capped at TP, the simulator's model of EP.
    */
   public static io.infx.client.sim.SimParallelism simParallelism(Map<String, String> env) {
-    int tp = Math.max(1, parseOr(env.get("TP"), 1));
-    int ep = Math.min(tp, Math.max(1, parseOr(env.get("EP_SIZE"), 1)));
-    return new io.infx.client.sim.SimParallelism(tp, ep, "true".equalsIgnoreCase(
-        String.valueOf(env.get("DP_ATTENTION")).strip()));
+    int tp = Math.max(1, TP.intIn(env).orElse(1));
+    int ep = Math.min(tp, Math.max(1, EP_SIZE.intIn(env).orElse(1)));
+    return new io.infx.client.sim.SimParallelism(tp, ep, DP_ATTENTION.isOnIn(env));
   }
 
-  private static int intVar(Map<String, String> env, String name) {
-    String v = require(env, name);
-    try {
-      return Integer.parseInt(v.strip());
-    } catch (NumberFormatException e) {
-      throw new InfxException("env", name + " must be an integer, got '" + v + "'");
-    }
+  private static int requiredInt(Map<String, String> env, LaunchVariable v) {
+    require(env, v);
+    return v.intIn(env).orElseThrow();
   }
 
-  private static String require(Map<String, String> env, String name) {
-    String v = env.get(name);
-    if (v == null || v.isBlank()) {
-      throw new InfxException("env", "environment variable " + name + " is missing or empty");
-    }
-    return v;
-  }
-
-  private static int parseOr(String s, int dflt) {
-    try {
-      return s == null ? dflt : Integer.parseInt(s.strip());
-    } catch (NumberFormatException e) {
-      return dflt;
-    }
+  private static String require(Map<String, String> env, LaunchVariable v) {
+    return v.in(env).filter(s -> !s.isBlank()).orElseThrow(() ->
+        new InfxException("env", "environment variable " + v + " is missing or empty"));
   }
 }

@@ -1,5 +1,52 @@
 package io.infx.fleet.bench;
 
+import static io.infx.core.launch.LaunchVariable.DCP_SIZE;
+import static io.infx.core.launch.LaunchVariable.DECODE_DCP_SIZE;
+import static io.infx.core.launch.LaunchVariable.DECODE_DP_ATTENTION;
+import static io.infx.core.launch.LaunchVariable.DECODE_DP_ATTN;
+import static io.infx.core.launch.LaunchVariable.DECODE_ENABLE_DP;
+import static io.infx.core.launch.LaunchVariable.DECODE_ENABLE_EP;
+import static io.infx.core.launch.LaunchVariable.DECODE_EP;
+import static io.infx.core.launch.LaunchVariable.DECODE_NUM_WORKERS;
+import static io.infx.core.launch.LaunchVariable.DECODE_PCP_SIZE;
+import static io.infx.core.launch.LaunchVariable.DECODE_PP_SIZE;
+import static io.infx.core.launch.LaunchVariable.DECODE_TP;
+import static io.infx.core.launch.LaunchVariable.DECODE_TP_SIZE;
+import static io.infx.core.launch.LaunchVariable.DP_ATTENTION;
+import static io.infx.core.launch.LaunchVariable.EP;
+import static io.infx.core.launch.LaunchVariable.EP_SIZE;
+import static io.infx.core.launch.LaunchVariable.EVAL_LIMIT;
+import static io.infx.core.launch.LaunchVariable.FRAMEWORK;
+import static io.infx.core.launch.LaunchVariable.ISL;
+import static io.infx.core.launch.LaunchVariable.IS_MULTINODE;
+import static io.infx.core.launch.LaunchVariable.MODEL;
+import static io.infx.core.launch.LaunchVariable.MODEL_NAME;
+import static io.infx.core.launch.LaunchVariable.MODEL_PREFIX;
+import static io.infx.core.launch.LaunchVariable.OSL;
+import static io.infx.core.launch.LaunchVariable.PCP_SIZE;
+import static io.infx.core.launch.LaunchVariable.PORT;
+import static io.infx.core.launch.LaunchVariable.PP_SIZE;
+import static io.infx.core.launch.LaunchVariable.PRECISION;
+import static io.infx.core.launch.LaunchVariable.PREFILL_DCP_SIZE;
+import static io.infx.core.launch.LaunchVariable.PREFILL_DP_ATTENTION;
+import static io.infx.core.launch.LaunchVariable.PREFILL_DP_ATTN;
+import static io.infx.core.launch.LaunchVariable.PREFILL_ENABLE_DP;
+import static io.infx.core.launch.LaunchVariable.PREFILL_ENABLE_EP;
+import static io.infx.core.launch.LaunchVariable.PREFILL_EP;
+import static io.infx.core.launch.LaunchVariable.PREFILL_NUM_WORKERS;
+import static io.infx.core.launch.LaunchVariable.PREFILL_PCP_SIZE;
+import static io.infx.core.launch.LaunchVariable.PREFILL_PP_SIZE;
+import static io.infx.core.launch.LaunchVariable.PREFILL_TP;
+import static io.infx.core.launch.LaunchVariable.PREFILL_TP_SIZE;
+import static io.infx.core.launch.LaunchVariable.RECIPE_FINGERPRINT;
+import static io.infx.core.launch.LaunchVariable.RESULT_FILENAME;
+import static io.infx.core.launch.LaunchVariable.RUNNER_TYPE;
+import static io.infx.core.launch.LaunchVariable.SPEC_DECODING;
+import static io.infx.core.launch.LaunchVariable.TP;
+import static io.infx.core.launch.LaunchVariable.xP;
+import static io.infx.core.launch.LaunchVariable.yD;
+
+import io.infx.core.launch.LaunchVariable;
 import io.infx.core.io.AtomicFiles;
 import io.infx.core.python.PythonJson;
 import io.infx.fleet.spi.Lifecycle;
@@ -105,33 +152,33 @@ public final class EvalStep {
       EvalSettings settings) {
     Map<String, String> env = new LinkedHashMap<>(pointEnv);
     String root = base.toString().replaceAll("/+$", "");
-    env.put("PORT", Integer.toString(base.getPort()));
-    env.put("MODEL_NAME", nonEmpty(pointEnv.get("MODEL_NAME")).orElse(pointEnv.getOrDefault("MODEL", "")));
+    env.put(PORT.name(), Integer.toString(base.getPort()));
+    env.put(MODEL_NAME.name(), MODEL_NAME.in(pointEnv).orElse(pointEnv.getOrDefault(MODEL.name(), "")));
     env.putIfAbsent("OPENAI_API_KEY", "EMPTY");
     env.put("OPENAI_BASE_URL", root + "/v1");
     env.put("EVAL_RESULT_DIR", workspace.toAbsolutePath().resolve("eval_out").toString());
     env.put("EVAL_TASKS_DIR", settings.tasks());
     env.put("EVAL_CONCURRENT_REQUESTS", Integer.toString(conc));
     // setup_eval_context: ISL + OSL + 256 (the model's native maximum is not known here)
-    int isl = intOr(pointEnv.get("ISL"), 0);
-    int osl = intOr(pointEnv.get("OSL"), 0);
+    int isl = ISL.intIn(pointEnv).orElse(0);
+    int osl = OSL.intIn(pointEnv).orElse(0);
     int context = isl + osl > 0 ? isl + osl + 256 : 16384;
     env.put("EVAL_MAX_MODEL_LEN", Integer.toString(context));
     int maxOutput = Math.min(16384, context > 4096 ? context - 4096 : context / 2);
     env.put("EVAL_MAX_OUTPUT_TOKENS", Integer.toString(maxOutput));
     if (settings.limit().isPresent()) {
-      env.put("EVAL_LIMIT", Integer.toString(settings.limit().getAsInt()));
+      env.put(EVAL_LIMIT.name(), Integer.toString(settings.limit().getAsInt()));
     }
     return env;
   }
 
   /** run_lm_eval's invocation, against 127.0.0.1. */
   static String defaultCommand(Map<String, String> env) {
-    String modelArgs = "model=" + env.get("MODEL_NAME") + ",base_url=" + env.get("OPENAI_BASE_URL")
+    String modelArgs = "model=" + env.get(MODEL_NAME.name()) + ",base_url=" + env.get("OPENAI_BASE_URL")
         + "/chat/completions,api_key=" + "${OPENAI_API_KEY}" + ",eos_string=</s>,max_retries=5,num_concurrent="
         + env.get("EVAL_CONCURRENT_REQUESTS") + ",timeout=1800,tokenized_requests=False,max_length="
         + env.get("EVAL_MAX_MODEL_LEN");
-    String limit = nonEmpty(env.get("EVAL_LIMIT")).map(l -> " --limit " + shellQuote(l)).orElse("");
+    String limit = EVAL_LIMIT.in(env).map(l -> " --limit " + shellQuote(l)).orElse("");
     return "python3 -m lm_eval --model local-chat-completions --apply_chat_template --tasks "
         + shellQuote(env.get("EVAL_TASKS_DIR")) + " --output_path \"$EVAL_RESULT_DIR\" --log_samples"
         + " --model_args \"" + modelArgs.replace("\"", "\\\"") + "\""
@@ -266,28 +313,28 @@ public final class EvalStep {
   static String metaJson(Map<String, String> in, int conc, boolean completed) {
     Map<String, String> e = new LinkedHashMap<>(in);
     // bridge_disagg_eval_metadata
-    String tp = or(e, "PREFILL_TP", or(e, "PREFILL_TP_SIZE", or(e, "TP", "1")));
-    e.put("TP", tp);
-    e.put("PREFILL_TP", tp);
-    String prefillEp = disaggEp(or(e, "PREFILL_EP", or(e, "EP_SIZE", or(e, "EP", "1"))),
-        or(e, "PREFILL_ENABLE_EP", "false"), or(e, "PREFILL_TP_SIZE", or(e, "PREFILL_TP", "1")));
-    e.put("PREFILL_EP", prefillEp);
-    e.put("EP_SIZE", prefillEp);
-    e.put("PREFILL_NUM_WORKERS", or(e, "PREFILL_NUM_WORKERS", or(e, "xP", "1")));
-    e.put("DECODE_TP", or(e, "DECODE_TP", or(e, "DECODE_TP_SIZE", or(e, "TP", "1"))));
-    e.put("DECODE_EP", disaggEp(or(e, "DECODE_EP", or(e, "EP_SIZE", or(e, "EP", "1"))),
-        or(e, "DECODE_ENABLE_EP", "false"), or(e, "DECODE_TP_SIZE", or(e, "DECODE_TP", "1"))));
-    e.put("DECODE_NUM_WORKERS", or(e, "DECODE_NUM_WORKERS", or(e, "yD", "1")));
-    String prefillDp = or(e, "PREFILL_DP_ATTN", or(e, "PREFILL_DP_ATTENTION", or(e, "PREFILL_ENABLE_DP", "false")));
-    String decodeDp = or(e, "DECODE_DP_ATTN", or(e, "DECODE_DP_ATTENTION", or(e, "DECODE_ENABLE_DP", "false")));
-    e.put("DP_ATTENTION", boolJson(prefillDp));
-    e.put("PREFILL_DP_ATTENTION", boolJson(prefillDp));
-    e.put("DECODE_DP_ATTENTION", boolJson(decodeDp));
+    String tp = or(e, PREFILL_TP, or(e, PREFILL_TP_SIZE, or(e, TP, "1")));
+    e.put(TP.name(), tp);
+    e.put(PREFILL_TP.name(), tp);
+    String prefillEp = disaggEp(or(e, PREFILL_EP, or(e, EP_SIZE, or(e, EP, "1"))),
+        or(e, PREFILL_ENABLE_EP, "false"), or(e, PREFILL_TP_SIZE, or(e, PREFILL_TP, "1")));
+    e.put(PREFILL_EP.name(), prefillEp);
+    e.put(EP_SIZE.name(), prefillEp);
+    e.put(PREFILL_NUM_WORKERS.name(), or(e, PREFILL_NUM_WORKERS, or(e, xP, "1")));
+    e.put(DECODE_TP.name(), or(e, DECODE_TP, or(e, DECODE_TP_SIZE, or(e, TP, "1"))));
+    e.put(DECODE_EP.name(), disaggEp(or(e, DECODE_EP, or(e, EP_SIZE, or(e, EP, "1"))),
+        or(e, DECODE_ENABLE_EP, "false"), or(e, DECODE_TP_SIZE, or(e, DECODE_TP, "1"))));
+    e.put(DECODE_NUM_WORKERS.name(), or(e, DECODE_NUM_WORKERS, or(e, yD, "1")));
+    String prefillDp = or(e, PREFILL_DP_ATTN, or(e, PREFILL_DP_ATTENTION, or(e, PREFILL_ENABLE_DP, "false")));
+    String decodeDp = or(e, DECODE_DP_ATTN, or(e, DECODE_DP_ATTENTION, or(e, DECODE_ENABLE_DP, "false")));
+    e.put(DP_ATTENTION.name(), boolJson(prefillDp));
+    e.put(PREFILL_DP_ATTENTION.name(), boolJson(prefillDp));
+    e.put(DECODE_DP_ATTENTION.name(), boolJson(decodeDp));
 
-    String fw = or(e, "FRAMEWORK", "");
-    String prec = or(e, "PRECISION", "");
-    if ((fw.isEmpty() || prec.isEmpty()) && !or(e, "RESULT_FILENAME", "").isEmpty()) {
-      Matcher m = Pattern.compile(".*_([^_][^_]*)_([^_][^_]*)_tp.*").matcher(e.get("RESULT_FILENAME"));
+    String fw = or(e, FRAMEWORK, "");
+    String prec = or(e, PRECISION, "");
+    if ((fw.isEmpty() || prec.isEmpty()) && !or(e, RESULT_FILENAME, "").isEmpty()) {
+      Matcher m = Pattern.compile(".*_([^_][^_]*)_([^_][^_]*)_tp.*").matcher(e.get(RESULT_FILENAME.name()));
       if (m.matches()) {
         prec = prec.isEmpty() ? m.group(1) : prec;
         fw = fw.isEmpty() ? m.group(2) : fw;
@@ -295,65 +342,59 @@ public final class EvalStep {
     }
     String concs = "[" + conc + "]";
     StringBuilder sb = new StringBuilder("{\n");
-    sb.append("  \"is_multinode\": ").append("true".equals(e.get("IS_MULTINODE")) ? "true" : "false").append(",\n");
+    sb.append("  \"is_multinode\": ").append("true".equals(e.get(IS_MULTINODE.name())) ? "true" : "false").append(",\n");
     str(sb, "framework", fw.isEmpty() ? "unknown" : fw);
     str(sb, "precision", prec.isEmpty() ? "unknown" : prec);
-    str(sb, "spec_decoding", or(e, "SPEC_DECODING", ""));
-    str(sb, "recipe_fingerprint", or(e, "RECIPE_FINGERPRINT", ""));
-    num(sb, "tp", or(e, "TP", "1"));
-    num(sb, "pp", or(e, "PP_SIZE", "1"));
-    num(sb, "dcp_size", or(e, "DCP_SIZE", "1"));
-    num(sb, "pcp_size", or(e, "PCP_SIZE", "1"));
+    str(sb, "spec_decoding", or(e, SPEC_DECODING, ""));
+    str(sb, "recipe_fingerprint", or(e, RECIPE_FINGERPRINT, ""));
+    num(sb, "tp", or(e, TP, "1"));
+    num(sb, "pp", or(e, PP_SIZE, "1"));
+    num(sb, "dcp_size", or(e, DCP_SIZE, "1"));
+    num(sb, "pcp_size", or(e, PCP_SIZE, "1"));
     num(sb, "conc", Integer.toString(conc));
     sb.append("  \"eval_concs\": ").append(concs).append(",\n");
     sb.append("  \"completed_eval_concs\": ").append(completed ? concs : "[]").append(",\n");
     sb.append("  \"failed_eval_concs\": ").append(completed ? "[]" : concs).append(",\n");
-    num(sb, "ep", or(e, "EP_SIZE", "1"));
-    sb.append("  \"dp_attention\": ").append(boolJson(or(e, "DP_ATTENTION", "false"))).append(",\n");
-    num(sb, "prefill_tp", or(e, "PREFILL_TP", or(e, "TP", "1")));
-    num(sb, "prefill_pp", or(e, "PREFILL_PP_SIZE", or(e, "PP_SIZE", "1")));
-    num(sb, "prefill_dcp_size", or(e, "PREFILL_DCP_SIZE", or(e, "DCP_SIZE", "1")));
-    num(sb, "prefill_pcp_size", or(e, "PREFILL_PCP_SIZE", or(e, "PCP_SIZE", "1")));
-    num(sb, "prefill_ep", or(e, "PREFILL_EP", or(e, "EP_SIZE", "1")));
+    num(sb, "ep", or(e, EP_SIZE, "1"));
+    sb.append("  \"dp_attention\": ").append(boolJson(or(e, DP_ATTENTION, "false"))).append(",\n");
+    num(sb, "prefill_tp", or(e, PREFILL_TP, or(e, TP, "1")));
+    num(sb, "prefill_pp", or(e, PREFILL_PP_SIZE, or(e, PP_SIZE, "1")));
+    num(sb, "prefill_dcp_size", or(e, PREFILL_DCP_SIZE, or(e, DCP_SIZE, "1")));
+    num(sb, "prefill_pcp_size", or(e, PREFILL_PCP_SIZE, or(e, PCP_SIZE, "1")));
+    num(sb, "prefill_ep", or(e, PREFILL_EP, or(e, EP_SIZE, "1")));
     sb.append("  \"prefill_dp_attention\": ")
-        .append(boolJson(or(e, "PREFILL_DP_ATTENTION", or(e, "DP_ATTENTION", "false")))).append(",\n");
-    num(sb, "prefill_num_workers", or(e, "PREFILL_NUM_WORKERS", "1"));
-    num(sb, "decode_tp", or(e, "DECODE_TP", or(e, "TP", "1")));
-    num(sb, "decode_pp", or(e, "DECODE_PP_SIZE", or(e, "PP_SIZE", "1")));
-    num(sb, "decode_dcp_size", or(e, "DECODE_DCP_SIZE", or(e, "DCP_SIZE", "1")));
-    num(sb, "decode_pcp_size", or(e, "DECODE_PCP_SIZE", or(e, "PCP_SIZE", "1")));
-    num(sb, "decode_ep", or(e, "DECODE_EP", or(e, "EP_SIZE", "1")));
+        .append(boolJson(or(e, PREFILL_DP_ATTENTION, or(e, DP_ATTENTION, "false")))).append(",\n");
+    num(sb, "prefill_num_workers", or(e, PREFILL_NUM_WORKERS, "1"));
+    num(sb, "decode_tp", or(e, DECODE_TP, or(e, TP, "1")));
+    num(sb, "decode_pp", or(e, DECODE_PP_SIZE, or(e, PP_SIZE, "1")));
+    num(sb, "decode_dcp_size", or(e, DECODE_DCP_SIZE, or(e, DCP_SIZE, "1")));
+    num(sb, "decode_pcp_size", or(e, DECODE_PCP_SIZE, or(e, PCP_SIZE, "1")));
+    num(sb, "decode_ep", or(e, DECODE_EP, or(e, EP_SIZE, "1")));
     sb.append("  \"decode_dp_attention\": ")
-        .append(boolJson(or(e, "DECODE_DP_ATTENTION", or(e, "DP_ATTENTION", "false")))).append(",\n");
-    num(sb, "decode_num_workers", or(e, "DECODE_NUM_WORKERS", "1"));
-    str(sb, "model", or(e, "MODEL_NAME", or(e, "MODEL", "")));
-    str(sb, "infmax_model_prefix", or(e, "MODEL_PREFIX", "unknown"));
-    str(sb, "hw", or(e, "RUNNER_TYPE", "unknown"));
-    str(sb, "isl", or(e, "ISL", "0"));
+        .append(boolJson(or(e, DECODE_DP_ATTENTION, or(e, DP_ATTENTION, "false")))).append(",\n");
+    num(sb, "decode_num_workers", or(e, DECODE_NUM_WORKERS, "1"));
+    str(sb, "model", or(e, MODEL_NAME, or(e, MODEL, "")));
+    str(sb, "infmax_model_prefix", or(e, MODEL_PREFIX, "unknown"));
+    str(sb, "hw", or(e, RUNNER_TYPE, "unknown"));
+    str(sb, "isl", or(e, ISL, "0"));
     sb.append("  \"osl\": ");
-    PythonJson.appendString(sb, or(e, "OSL", "0"));
+    PythonJson.appendString(sb, or(e, OSL, "0"));
     sb.append("\n}\n");
     return sb.toString();
   }
 
   /** {@code ${NAME:-fallback}}: unset or empty takes the fallback. */
-  private static String or(Map<String, String> env, String name, String fallback) {
-    String v = env.get(name);
-    return v == null || v.isEmpty() ? fallback : v;
+  private static String or(Map<String, String> env, LaunchVariable v, String fallback) {
+    return v.in(env, fallback);
   }
 
   private static String disaggEp(String ep, String enable, String tp) {
-    return ep.equals("1") && isTrue(enable) ? tp : ep;
+    return ep.equals("1") && LaunchVariable.isFlagOn(enable) ? tp : ep;  // _env_is_true
   }
 
-  /** {@code _env_is_true}: 1, true, yes, on (any case). */
-  private static boolean isTrue(String v) {
-    String s = v == null ? "" : v.toLowerCase(java.util.Locale.ROOT);
-    return s.equals("1") || s.equals("true") || s.equals("yes") || s.equals("on");
-  }
 
   private static String boolJson(String v) {
-    return isTrue(v) ? "true" : "false";
+    return LaunchVariable.isFlagOn(v) ? "true" : "false";  // _env_is_true
   }
 
   // The reference pastes values into a heredoc; strings are JSON-escaped here so an odd value
@@ -376,14 +417,6 @@ public final class EvalStep {
 
   private static Optional<String> nonEmpty(String s) {
     return s == null || s.isEmpty() ? Optional.empty() : Optional.of(s);
-  }
-
-  private static int intOr(String s, int dflt) {
-    try {
-      return s == null ? dflt : Integer.parseInt(s.strip());
-    } catch (NumberFormatException e) {
-      return dflt;
-    }
   }
 
   private static String shellQuote(String s) {

@@ -3,6 +3,7 @@ package io.infx.fleet.launch;
 import io.infx.core.InfxException;
 import io.infx.core.UsageException;
 import io.infx.core.io.AtomicFiles;
+import io.infx.core.launch.LaunchVariable;
 import io.infx.core.secret.Redactor;
 import io.infx.fleet.ArtifactPlan;
 import io.infx.fleet.EnvProjector;
@@ -381,18 +382,18 @@ public final class FleetLauncher {
 
   private void identity(JobEvents ev, LaunchEnv env, String adapter, String rule) {
     ev.identity("result_filename", env.resultFilename())
-        .identity("exp_name", env.getOrEmpty("EXP_NAME"))
-        .identity("model", env.getOrEmpty("MODEL"))
-        .identity("framework", env.getOrEmpty("FRAMEWORK"))
-        .identity("precision", env.getOrEmpty("PRECISION"))
+        .identity("exp_name", env.getOrEmpty(LaunchVariable.EXP_NAME.name()))
+        .identity("model", env.getOrEmpty(LaunchVariable.MODEL.name()))
+        .identity("framework", env.getOrEmpty(LaunchVariable.FRAMEWORK.name()))
+        .identity("precision", env.getOrEmpty(LaunchVariable.PRECISION.name()))
         .identity("runner", b.runner.name())
-        .identity("runner_type", env.getOrEmpty("RUNNER_TYPE"))
+        .identity("runner_type", env.getOrEmpty(LaunchVariable.RUNNER_TYPE.name()))
         .identity("adapter", adapter)
         .identity("routing", rule);
-    if (env.get("CONC_LIST").isPresent()) {
-      ev.identity("conc_list", env.getOrEmpty("CONC_LIST"));
+    if (env.get(LaunchVariable.CONC_LIST.name()).isPresent()) {
+      ev.identity("conc_list", env.getOrEmpty(LaunchVariable.CONC_LIST.name()));
     } else {
-      ev.identity("conc", env.getOrEmpty("CONC"));
+      ev.identity("conc", env.getOrEmpty(LaunchVariable.CONC.name()));
     }
     ev.identity("started_at", Instant.now().toString());
   }

@@ -237,7 +237,7 @@ public final class RecipeFile {
         serverEnv.put(e.getKey(), CommandTemplate.parse(e.getValue()).render(vars));
       }
       // PORT stays a shell variable: the driver picks the port when it starts the server
-      Function<String, Optional<String>> shellVars = name -> name.equals("PORT") ? Optional.empty() : vars.apply(name);
+      Function<String, Optional<String>> shellVars = name -> name.equals(io.infx.core.launch.LaunchVariable.PORT.name()) ? Optional.empty() : vars.apply(name);
       StringBuilder cmd = new StringBuilder(renderCommand(server.command().get(), shellVars));
       for (ConditionalFlag f : server.flags()) {
         if (f.holds(vars)) {
@@ -269,12 +269,12 @@ public final class RecipeFile {
   private static String renderCommand(String template, Function<String, Optional<String>> vars) {
     String marker = "\u0000PORT\u0000";
     String out = CommandTemplate.parse(template).renderForShell(
-        name -> name.equals("PORT") ? Optional.of(marker) : vars.apply(name));
+        name -> name.equals(io.infx.core.launch.LaunchVariable.PORT.name()) ? Optional.of(marker) : vars.apply(name));
     return out.replace("'" + marker + "'", "\"$PORT\"").replace(marker, "\"$PORT\"");
   }
 
   /** The names of variables a recipe's templates read (for docs and checks). */
   public static Set<String> builtinVariables() {
-    return Set.of("INVOCATION_DIR", "RECIPE_DIR", "PORT");
+    return Set.of("INVOCATION_DIR", "RECIPE_DIR", io.infx.core.launch.LaunchVariable.PORT.name());
   }
 }

@@ -82,7 +82,7 @@ public final class ValidateScoresArguments {
           .defaultThresholds(defaultThresholds)
           .metaEnv(metaEnv)
           .modelPrefix(modelPrefix)
-          .environmentModelPrefix(Optional.ofNullable(env.get("MODEL_PREFIX")))
+          .environmentModelPrefix(Optional.ofNullable(env.get(io.infx.core.launch.LaunchVariable.MODEL_PREFIX.name())))
           .metricPrefix(metricPrefix)
           .resultsGlob(resultsGlob)
           .expectedConcs(expectedConcs)

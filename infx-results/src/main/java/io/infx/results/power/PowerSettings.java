@@ -4,7 +4,6 @@ import io.infx.core.InfxStyle;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import org.immutables.value.Value;
@@ -65,21 +64,20 @@ public abstract class PowerSettings {
   }
 
   /**
-   * Reads {@code GPU_METRICS_CSV}, {@code REQUIRE_POWER} ({@code 1}/{@code true}/{@code yes}),
+   * Reads {@code GPU_METRICS_CSV}, {@code REQUIRE_POWER} (on by {@link io.infx.core.launch.LaunchVariable#isFlagOn}: {@code 1}/{@code true}/{@code yes}/{@code on}),
    * {@code POWER_ARTIFACT_DIR}, {@code POWER_RESULT_ROOT} and {@code POWER_PRODUCER_SHA}.
    */
   public static PowerSettings fromEnvironment(Map<String, String> env) {
     ImmutablePowerSettings.Builder b = builder();
-    String csv = env.get("GPU_METRICS_CSV");
+    String csv = env.get(io.infx.core.launch.LaunchVariable.GPU_METRICS_CSV.name());
     if (csv != null && !csv.isEmpty()) {
       b.telemetryCandidates(List.of(
           Paths.get(csv), Paths.get("gpu_metrics.csv"), Paths.get("/workspace/gpu_metrics.csv")));
     }
-    String require = env.getOrDefault("REQUIRE_POWER", "").toLowerCase(Locale.ROOT);
-    b.requirePower(require.equals("1") || require.equals("true") || require.equals("yes"));
-    b.powerArtifactDir(Paths.get(env.getOrDefault("POWER_ARTIFACT_DIR", "LOGS/power")));
-    b.powerResultRoot(Paths.get(env.getOrDefault("POWER_RESULT_ROOT", "LOGS")));
-    String sha = env.get("POWER_PRODUCER_SHA");
+    b.requirePower(io.infx.core.launch.LaunchVariable.REQUIRE_POWER.isOnIn(env));
+    b.powerArtifactDir(Paths.get(env.getOrDefault(io.infx.core.launch.LaunchVariable.POWER_ARTIFACT_DIR.name(), "LOGS/power")));
+    b.powerResultRoot(Paths.get(env.getOrDefault(io.infx.core.launch.LaunchVariable.POWER_RESULT_ROOT.name(), "LOGS")));
+    String sha = env.get(io.infx.core.launch.LaunchVariable.POWER_PRODUCER_SHA.name());
     if (sha != null && !sha.isEmpty()) {
       b.producerSha(sha);
     }

@@ -66,7 +66,7 @@ public final class AgenticSimulatorLauncher implements PointLauncher {
           .users(point.conc().get(0))
           .tokenizer(BuiltinTokenizer.instance())
           .addServerMetricsUrls(sim.baseUri().resolve("/metrics"));
-      env.get("DURATION").filter(d -> !d.isBlank())
+      env.get(io.infx.core.launch.LaunchVariable.DURATION.name()).filter(d -> !d.isBlank())
           .ifPresent(d -> o.duration(Duration.ofSeconds(Long.parseLong(d))));
       AgenticResult r = AgenticReplay.run(corpus.traces(), o.build(), artifacts, corpus.source());
       log.println("AgentX replay: " + r.successfulRequests() + " successful, " + r.failedRequests()

@@ -32,7 +32,7 @@ final class EvalGate {
         .workingDir(workDir)
         .thresholds(thresholds.toAbsolutePath().toString())
         .expectedConcs(Integer.toString(point.conc().get(0)))
-        .environmentModelPrefix(point.env().get("MODEL_PREFIX"))
+        .environmentModelPrefix(point.env().get(io.infx.core.launch.LaunchVariable.MODEL_PREFIX.name()))
         .build();
     try {
       ValidationReport report = ScoreValidator.validate(options, line -> {

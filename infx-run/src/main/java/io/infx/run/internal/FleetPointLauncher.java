@@ -136,7 +136,7 @@ public final class FleetPointLauncher implements PointLauncher {
     String why = r.error().map(f -> f.stage() + ": " + f.message())
         .orElse("job ended " + r.status().state() + " (exit " + r.exitCode() + ")");
     boolean evalOnly = point.row().evalOnly();
-    boolean evalPoint = evalOnly || "true".equals(point.env().get("RUN_EVAL").orElse("false"));
+    boolean evalPoint = evalOnly || "true".equals(point.env().get(io.infx.core.launch.LaunchVariable.RUN_EVAL.name()).orElse("false"));
     if (!evalPoint) {
       return r.exitCode() == 0 && r.aggregateFile().isPresent()
           ? PointResult.succeeded(r.aggregateFile().get()) : PointResult.failed(why);

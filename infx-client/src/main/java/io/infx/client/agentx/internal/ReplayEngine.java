@@ -472,13 +472,18 @@ public final class ReplayEngine {
   /**
    * Tells {@link AgenticOptions#progress()} where the run is: at the start of each phase and every
    * {@link #PROGRESS_INTERVAL_NANOS} of it after (the loop wakes for it, so on a virtual clock the
-   * snapshots fall exactly on those instants).
+   * snapshots fall exactly on those instants), and once more as a phase ends, with its final
+   * counts and no time left.
    */
   private void reportProgress(long now) {
     if (options.progress().isEmpty() || phase == Phase.DONE) {
       return;
     }
     if (phase != reportedPhase) {
+      if (reportedPhase != null) {
+        // the phase that just ended, with its final counts (e.g. the whole warmup quota)
+        options.progress().get().onProgress(snapshot(reportedPhase, now, true));
+      }
       reportedPhase = phase;
       reportedPhaseStart = phase == Phase.PROFILING ? profilingStart : now;
       nextReport = reportedPhaseStart;
@@ -488,20 +493,20 @@ public final class ReplayEngine {
     }
     long intervals = (now - reportedPhaseStart) / PROGRESS_INTERVAL_NANOS + 1;
     nextReport = reportedPhaseStart + intervals * PROGRESS_INTERVAL_NANOS;
-    options.progress().get().onProgress(snapshot(phase, now));
+    options.progress().get().onProgress(snapshot(phase, now, false));
   }
 
-  /** One last snapshot when the run is over: the final counts, nothing in flight, no time left. */
+  /** One last snapshot when the run is over: the final counts, no time left. */
   private void reportFinalProgress() {
     if (options.progress().isEmpty() || reportedPhase == null) {
       return;
     }
-    options.progress().get().onProgress(snapshot(reportedPhase, Math.max(now(), reportedPhaseStart)));
+    options.progress().get().onProgress(snapshot(reportedPhase, Math.max(now(), reportedPhaseStart), true));
   }
 
-  private AgenticProgress snapshot(Phase p, long now) {
+  /** @param over the phase {@code p} has ended: nothing of it is left */
+  private AgenticProgress snapshot(Phase p, long now, boolean over) {
     Duration elapsed = Duration.ofNanos(Math.max(0, now - reportedPhaseStart));
-    boolean over = phase == Phase.DONE;
     return switch (p) {
       case WARMUP -> new AgenticProgress(AgenticProgress.Phase.WARMUP, stats.warmupRecords,
           warmupErrors, inFlight, elapsed,

@@ -64,18 +64,22 @@ class ReplayProgressTest {
     long start = VirtualTicker.START;
     long profiling = start + MS; // the primer: one token
     // the last one when the scheduler's next check (at most MAX_PARK_NANOS later) finds the drain empty
-    assertThat(at).containsExactly(start, profiling, profiling + 1_000 * MS, profiling + 2_000 * MS,
-        profiling + 3_000 * MS, profiling + 3_000 * MS + ReplayEngine.MAX_PARK_NANOS);
+    assertThat(at).containsExactly(start, profiling, profiling, profiling + 1_000 * MS,
+        profiling + 2_000 * MS, profiling + 3_000 * MS, profiling + 3_000 * MS,
+        profiling + 3_000 * MS + ReplayEngine.MAX_PARK_NANOS);
     assertThat(seen.stream().map(this::line).toList()).containsExactly(
         // warm-up: the quota is 1 primer + 0 requests per lane, no clock bounds it yet; the
         // primer's body is being built (it goes out on the loop's next turn, same instant)
         "WARMUP 0/1 done, 0 failed, 0 in flight, 0 s elapsed, left -",
+        // it ends with the primer's end
+        "WARMUP 1/1 done, 0 failed, 0 in flight, 0 s elapsed, left 0 ms",
         "PROFILING 0/0 done, 0 failed, 0 in flight, 0 s elapsed, left 3000 ms",
         // ended by 1 s: 0.44 and 0.88
         "PROFILING 2/0 done, 0 failed, 0 in flight, 1 s elapsed, left 2000 ms",
         // ended by 2 s: also 1.32, 1.36 and 1.80
         "PROFILING 5/0 done, 0 failed, 0 in flight, 2 s elapsed, left 1000 ms",
-        // the window is over (2.24, 2.68, 2.72 ended too): the drain's grace starts
+        // the window is over (2.24, 2.68, 2.72 ended too), then the drain's grace starts
+        "PROFILING 8/0 done, 0 failed, 0 in flight, 3 s elapsed, left 0 ms",
         "DRAIN 8/0 done, 0 failed, 0 in flight, 0 s elapsed, left 10000 ms",
         // the run is over
         "DRAIN 8/0 done, 0 failed, 0 in flight, 0 s elapsed, left 0 ms");
@@ -124,9 +128,11 @@ class ReplayProgressTest {
     // failed and turn 3 is in flight; it ends in the drain, which then ends the run.
     assertThat(seen.stream().map(this::line).toList()).containsExactly(
         "WARMUP 0/1 done, 0 failed, 0 in flight, 0 s elapsed, left -",
+        "WARMUP 1/1 done, 0 failed, 0 in flight, 0 s elapsed, left 0 ms",
         "PROFILING 0/0 done, 0 failed, 0 in flight, 0 s elapsed, left 3000 ms",
         "PROFILING 0/0 done, 0 failed, 1 in flight, 1 s elapsed, left 2000 ms",
         "PROFILING 1/0 done, 0 failed, 1 in flight, 2 s elapsed, left 1000 ms",
+        "PROFILING 2/0 done, 1 failed, 1 in flight, 3 s elapsed, left 0 ms",
         "DRAIN 2/0 done, 1 failed, 1 in flight, 0 s elapsed, left 10000 ms",
         "DRAIN 3/0 done, 1 failed, 0 in flight, 0 s elapsed, left 0 ms");
   }

@@ -48,7 +48,7 @@ public final class TraceMetadata {
    * @param base directory that relative paths in the environment are resolved against
    */
   public static Path hubCache(Map<String, String> env, Path base) {
-    String hub = firstNonEmpty(env.get("HF_HUB_CACHE"), env.get("HUGGINGFACE_HUB_CACHE"));
+    String hub = firstNonEmpty(env.get(io.infx.core.launch.LaunchVariable.HF_HUB_CACHE.name()), env.get("HUGGINGFACE_HUB_CACHE"));
     if (hub != null) {
       return base.resolve(hub);
     }
