@@ -75,6 +75,14 @@ public abstract class ServeBenchmark {
   /** Measured prompts, in send order. */
   public abstract List<Prompt> prompts();
 
+  /**
+   * Tokens the server is known to count on top of every prompt's
+   * {@link Prompt#promptTokens()} — special tokens, the chat template — as measured at start-up
+   * by {@link PromptFramingProbe}; the input length check ({@link InputLengthCheck}) then judges
+   * against it instead of inferring it from the median difference. Empty: inferred.
+   */
+  public abstract java.util.OptionalInt expectedFraming();
+
   public abstract LoadModel load();
 
   /** Warm-up requests (copies of the first prompt) before the measured phase. Default 0. */
