@@ -68,7 +68,7 @@ public final class AgenticAggregateCommand implements Callable<Integer> {
       if (name.isEmpty()) {
         throw new InfxException("agentic-aggregate", "RESULT_FILENAME env var not set (or pass --out FILE)");
       }
-      target = Path.of(env.getOrDefault("AGENTIC_OUTPUT_DIR", ".")).resolve(name + ".json");
+      target = Path.of(env.getOrDefault(io.infx.core.launch.LaunchVariable.AGENTIC_OUTPUT_DIR.name(), ".")).resolve(name + ".json");
     }
     AgenticAggregate agg = AgenticAggregator.aggregate(dir, env);
     PrintWriter err = spec.commandLine().getErr();

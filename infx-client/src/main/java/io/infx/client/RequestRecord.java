@@ -60,7 +60,9 @@ public final class RequestRecord {
   private final long bodyStartNanos;
   private final long requestWrittenNanos;
   private final long firstByteNanos;
-  private final PerTokenItl.Attribution itlAttribution;
+  private PerTokenItl.Attribution itlAttribution;
+  // tokenizer counts still to make (after the run, off the I/O threads); null once resolved
+  private java.util.function.Supplier<PerTokenItl.Attribution> pendingItl;
 
   RequestRecord(Builder b) {
     this.index = b.index;
@@ -98,14 +100,39 @@ public final class RequestRecord {
     this.itlAttribution = b.itlAttribution != null ? b.itlAttribution
         : PerTokenItl.attribute(tokenChunkNanos.length, tokenChunkCumTokens,
             outputTokenSource == TokenSource.USAGE ? outputTokens : -1, null, null);
+    this.pendingItl = b.pendingItl;
+  }
+
+  /**
+   * Makes the tokenizer counts this record still owes (the client defers them so the I/O threads
+   * never tokenize); {@link ServeBenchmark} calls it once the measured phase is over.
+   */
+  synchronized void resolveItl() {
+    if (pendingItl != null) {
+      PerTokenItl.Attribution a = pendingItl.get();
+      if (a.tokensPerChunk() != null && a.tokensPerChunk().length != tokenChunkNanos.length) {
+        throw new IllegalStateException("token counts for " + a.tokensPerChunk().length
+            + " chunks but " + tokenChunkNanos.length + " token chunks");
+      }
+      itlAttribution = a;
+      pendingItl = null;
+    }
+  }
+
+  private PerTokenItl.Attribution itl() {
+    resolveItl();
+    return itlAttribution;
   }
 
   /**
    * How this request's tokens were attributed to its token chunks for per-token ITL (see
-   * {@link PerTokenItl}); {@link ItlPolicy#PER_CHUNK} for a request without token chunks.
+   * {@link PerTokenItl}); {@link ItlPolicy#PER_CHUNK} for a request without token chunks. When
+   * the counts need the client's tokenizer they are made after the measured phase (by
+   * {@link ServeBenchmark}), or on first use for a record from {@link StreamingClient} — so its
+   * {@code fallbackTokenizer} must still be open then.
    */
   public ItlPolicy itlPolicy() {
-    return itlAttribution.policy();
+    return itl().policy();
   }
 
   /**
@@ -113,7 +140,7 @@ public final class RequestRecord {
    * empty under {@link ItlPolicy#PER_CHUNK}.
    */
   public Optional<int[]> tokensPerChunk() {
-    int[] k = itlAttribution.tokensPerChunk();
+    int[] k = itl().tokensPerChunk();
     return k == null ? Optional.empty() : Optional.of(k.clone());
   }
 
@@ -122,7 +149,7 @@ public final class RequestRecord {
    * {@link PerTokenItl#entries}.
    */
   public void perTokenItl(java.util.function.DoubleConsumer out) {
-    PerTokenItl.entries(tokenChunkNanos, itlAttribution.tokensPerChunk(), out);
+    PerTokenItl.entries(tokenChunkNanos, itl().tokensPerChunk(), out);
   }
 
   /**
@@ -357,6 +384,13 @@ public final class RequestRecord {
     long requestWrittenNanos = NONE;
     long firstByteNanos = NONE;
     PerTokenItl.Attribution itlAttribution;
+    java.util.function.Supplier<PerTokenItl.Attribution> pendingItl;
+
+    /** An attribution to compute later, off the I/O thread (see {@link #resolveItl()}). */
+    Builder pendingItlAttribution(java.util.function.Supplier<PerTokenItl.Attribution> v) {
+      pendingItl = v;
+      return this;
+    }
 
     /**
      * How the tokens were attributed to the token chunks; by default derived from the continuous

@@ -207,6 +207,11 @@ public abstract class ServeBenchmark {
       if (profile()) {
         ProfilerCalls.call(opts, "/stop_profile").ifPresent(notes::add);
       }
+      for (RequestRecord r : pr.records) {
+        if (r != null) {
+          r.resolveItl(); // tokenizer counts for per-token ITL, now that no stream is timed
+        }
+      }
       ServeResult result = new ServeResult(this, Arrays.asList(pr.records), pr.slotNanos,
           pr.startNanos, pr.endNanos, startUnixMillis / 1000.0, endUnixMillis / 1000.0, warmups(),
           warmFailed, opts, rec, stats, notes);

@@ -692,10 +692,18 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
       } else {
         b.outputTokens(n, TokenSource.CHUNKS);
       }
-      // the tokenizer runs only when usage does not settle the counts (PerTokenItl)
-      b.itlAttribution(PerTokenItl.attribute(n,
-          cumValid && cumTokens != null ? Arrays.copyOf(cumTokens, n) : null,
-          usageCompletion, chunkTexts(n, generated), tokenizer));
+      // per-token ITL: usage settles the counts here; the tokenizer, when needed, runs after the
+      // measured phase (it costs tens of µs per chunk, which the I/O thread must not spend)
+      PerTokenItl.Attribution fromUsage = PerTokenItl.attribute(n,
+          cumValid && cumTokens != null ? Arrays.copyOf(cumTokens, n) : null, usageCompletion,
+          null, null);
+      b.itlAttribution(fromUsage);
+      List<String> texts = fromUsage.policy() == ItlPolicy.PER_CHUNK ? chunkTexts(n, generated) : null;
+      if (texts != null) {
+        Tokenizer tok = tokenizer;
+        int total = usageCompletion;
+        b.pendingItlAttribution(() -> PerTokenItl.attribute(n, null, total, texts, tok));
+      }
     }
     RequestRecord r = b.build();
     Runnable hook = onFinish;

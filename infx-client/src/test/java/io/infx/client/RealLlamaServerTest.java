@@ -105,4 +105,40 @@ class RealLlamaServerTest {
       }
     }
   }
+
+  /**
+   * What llama-server streams (observed): one token per chunk, except where it withholds an
+   * incomplete UTF-8 sequence and sends it with the next token (or sends an empty chunk); usage
+   * only on the last chunk, {@code continuous_usage_stats} ignored. So per-token ITL is
+   * {@code usage-total} for most requests and {@code tokenizer} (with the server's own
+   * {@code tokenizer.json}, bounded by the usage total) for the rest — never per-chunk.
+   */
+  @Test
+  void perTokenItlComesFromTheUsageTotalOrTheTokenizerNeverPerChunk() {
+    Path tokJson = home.resolve("tokenizer/tokenizer.json");
+    assumeTrue(Files.isRegularFile(tokJson), "no " + tokJson);
+    try (io.infx.client.tokenizer.HfTokenizer tok =
+        io.infx.client.tokenizer.HfTokenizer.load(tokJson, "llama")) {
+      List<Prompt> prompts = RandomDataset.generate(tok, 32, 64, 1.0, 0, 8, 0);
+      ServeResult r = ServeBenchmark.builder()
+          .client(ClientOptions.builder().baseUri(uri).fallbackTokenizer(tok)
+              .deadlines(Deadlines.all(Duration.ofSeconds(120))).build())
+          .backend(ServingBackend.VLLM).model("tiny").prompts(prompts)
+          .body(BodyOptions.builder().ignoreEos(true).temperature(1.0).continuousUsageStats(true)
+              .build())
+          .load(LoadModel.closed(2)).build().run();
+      ServeMetrics m = r.metrics(MetricOptions.defaults());
+      assertThat(m.completed()).isEqualTo(8);
+      assertThat(m.itlPolicies()).as("continuous_usage_stats is ignored by llama-server")
+          .doesNotContainKeys(ItlPolicy.USAGE_DELTAS, ItlPolicy.PER_CHUNK);
+      long chunks = m.tokensPerChunk().values().stream().mapToLong(Long::longValue).sum();
+      assertThat(m.tokensPerChunk().getOrDefault(1, 0L)).as("%s", m.tokensPerChunk())
+          .isGreaterThanOrEqualTo(chunks * 95 / 100);
+      for (RequestRecord rec : r.sentRecords()) {
+        int attributed = java.util.Arrays.stream(rec.tokensPerChunk().orElseThrow()).sum();
+        assertThat(attributed).as("never more than the server generated")
+            .isBetween(rec.tokenChunks(), rec.outputTokens());
+      }
+    }
+  }
 }

@@ -90,7 +90,7 @@ public final class ReferenceEnvironment {
         .isl(intVar(env, ISL.name()))
         .osl(intVar(env, OSL.name()));
     ComponentMetadata.parse(ROUTER_METADATA.name(), env.get(ROUTER_METADATA.name())).ifPresent(b::router);
-    String kv = env.get("KV_P2P_TRANSFER");
+    String kv = env.get(KV_P2P_TRANSFER.name());
     if (kv != null && !kv.isEmpty()) {
       b.kvP2pTransfer(kv);
     }

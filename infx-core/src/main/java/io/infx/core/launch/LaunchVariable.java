@@ -89,6 +89,11 @@ public enum LaunchVariable {
   yD(Type.INT, "", null),
   /** The server's port (benchmark_lib.sh); the launcher picks a free one when unset. */
   PORT(Type.INT, "", null),
+  // The result stages' own inputs (process_result.py's power stage, the AgentX aggregate).
+  GPU_METRICS_CSV(Type.TEXT, "", null),
+  POWER_ARTIFACT_DIR(Type.TEXT, "", "LOGS/power"),
+  POWER_RESULT_ROOT(Type.TEXT, "", "LOGS"),
+  AGENTIC_OUTPUT_DIR(Type.TEXT, "", "."),
   KV_OFFLOADING(Type.TEXT, "/kv-offloading", ""),
   KV_OFFLOAD_BACKEND(Type.TEXT, "/kv-offload-backend/name", ""),
   KV_OFFLOAD_BACKEND_METADATA(Type.JSON, "/kv-offload-backend", ""),

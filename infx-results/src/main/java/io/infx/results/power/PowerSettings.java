@@ -69,14 +69,14 @@ public abstract class PowerSettings {
    */
   public static PowerSettings fromEnvironment(Map<String, String> env) {
     ImmutablePowerSettings.Builder b = builder();
-    String csv = env.get("GPU_METRICS_CSV");
+    String csv = env.get(io.infx.core.launch.LaunchVariable.GPU_METRICS_CSV.name());
     if (csv != null && !csv.isEmpty()) {
       b.telemetryCandidates(List.of(
           Paths.get(csv), Paths.get("gpu_metrics.csv"), Paths.get("/workspace/gpu_metrics.csv")));
     }
     b.requirePower(io.infx.core.launch.LaunchVariable.REQUIRE_POWER.isOnIn(env));
-    b.powerArtifactDir(Paths.get(env.getOrDefault("POWER_ARTIFACT_DIR", "LOGS/power")));
-    b.powerResultRoot(Paths.get(env.getOrDefault("POWER_RESULT_ROOT", "LOGS")));
+    b.powerArtifactDir(Paths.get(env.getOrDefault(io.infx.core.launch.LaunchVariable.POWER_ARTIFACT_DIR.name(), "LOGS/power")));
+    b.powerResultRoot(Paths.get(env.getOrDefault(io.infx.core.launch.LaunchVariable.POWER_RESULT_ROOT.name(), "LOGS")));
     String sha = env.get(io.infx.core.launch.LaunchVariable.POWER_PRODUCER_SHA.name());
     if (sha != null && !sha.isEmpty()) {
       b.producerSha(sha);

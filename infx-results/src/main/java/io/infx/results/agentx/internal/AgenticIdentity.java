@@ -161,7 +161,7 @@ public final class AgenticIdentity {
     if (router != null) {
       o.set("router", router);
     }
-    String p2p = env.get("KV_P2P_TRANSFER");
+    String p2p = env.get(KV_P2P_TRANSFER.name());
     if (p2p != null && !p2p.isEmpty()) {
       o.put("kv_p2p_transfer", p2p);
     }
