@@ -47,6 +47,7 @@ class ArchitectureTest {
     LADDER.put("core", 0);
     LADDER.put("matrix", 1);
     LADDER.put("client", 1);
+    LADDER.put("testing", 2);
     LADDER.put("results", 2);
     LADDER.put("store", 3);
     LADDER.put("report", 3);
