@@ -119,7 +119,8 @@ public final class BenchServeCommand implements Callable<Integer> {
   @Option(names = "--client-warmup", paramLabel = "N", defaultValue = "2000",
       description = "infx extension: requests the client sends to an in-process canned SSE server"
           + " before the run (never to the benchmarked server), so the JVM's per-request code is"
-          + " compiled before the first measured request; at most 5 s; 0 = off (default: 2000).")
+          + " compiled before the first measured request; at most 5 s of requests and 10 s for the"
+          + " compiler to finish; once per JVM; 0 = off (default: 2000).")
   int clientWarmup;
 
   @Option(names = "--ignore-eos") boolean ignoreEos;

@@ -140,7 +140,7 @@ public abstract class ServeJob {
   /**
    * Requests of the client's own JIT warm-up against an in-process canned server before the run
    * ({@link ServeBenchmark#clientWarmup()}; nothing reaches the benchmarked server). Default 2,000
-   * (at most 5 s); 0 turns it off.
+   * (at most 5 s of requests, then up to 10 s for the JIT to go quiet); 0 turns it off.
    */
   @Value.Default
   public int clientWarmup() {

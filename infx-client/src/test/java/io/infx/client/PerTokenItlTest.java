@@ -239,7 +239,9 @@ class PerTokenItlTest {
                   .firstByte(Duration.ofSeconds(10)).idle(Duration.ofSeconds(5))
                   .total(Duration.ofSeconds(60)).build()).build())
           .backend(ServingBackend.VLLM).model("m").prompts(prompts).load(LoadModel.closed(2))
-          .warmups(2) // a cold client's first chunks arrive late (JIT, first connections)
+          // a cold client reads its first chunks late (JIT, first connections), which shortens
+          // the first-to-last span the entries sum to
+          .clientWarmup(1000).warmups(2)
           .body(BodyOptions.builder().ignoreEos(true).build()).build().run();
       ServeMetrics m = run.metrics(MetricOptions.defaults());
       assertThat(m.completed()).isEqualTo(4);
@@ -248,6 +250,8 @@ class PerTokenItlTest {
       assertThat(m.itlPolicies()).isEqualTo(Map.of(expected, 4));
       assertThat(m.tokensPerChunk()).isEqualTo(new java.util.TreeMap<>(Map.of(4, 4L * osl / 4)));
       SampleStats perToken = m.itlPerToken();
+      System.out.printf("paced %s: per-token ITL mean %.3f ms, median %.3f ms (truth %.3f ms)%n",
+          usage, perToken.mean() * 1e3, perToken.median() * 1e3, pace / 1e6);
       assertThat(perToken.count()).isEqualTo(4L * (osl - 4));
       double truth = pace / 1e9;
       assertThat(perToken.mean()).as("mean per-token ITL vs the pace").isCloseTo(truth,
