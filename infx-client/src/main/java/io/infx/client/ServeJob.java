@@ -87,6 +87,18 @@ public abstract class ServeJob {
     return 0;
   }
 
+  /**
+   * {@code --random-input-len-basis server} (default, true): on Completions the special tokens the
+   * server adds to every prompt (its BOS, measured through {@code /tokenize} by
+   * {@link PromptFramingProbe}) count toward {@code --random-input-len}, so the server counts
+   * exactly the drawn length; {@code client} (false): the reference's construction, the text alone
+   * is that long and the server adds its BOS on top.
+   */
+  @Value.Default
+  public boolean randomInputLenCountsServerTokens() {
+    return true;
+  }
+
   @Value.Default
   public long seed() {
     return 0;

@@ -68,7 +68,7 @@ final class ServeRunner {
       // server counts exactly --random-input-len (the reference builds the full length and the
       // server adds its BOS on top)
       int serverAdded = !chatApi && job.datasetName().equals("random")
-          ? framing.specialTokens().orElse(0) : 0;
+          && job.randomInputLenCountsServerTokens() ? framing.specialTokens().orElse(0) : 0;
       OptionalInt expectedFraming = chatApi ? framing.chatTokens()
           : serverAdded > 0 ? OptionalInt.of(0) : framing.specialTokens();
       if (framing.specialTokens().isPresent() || framing.chatTokens().isPresent()) {
