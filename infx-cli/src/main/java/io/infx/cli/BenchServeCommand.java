@@ -88,6 +88,13 @@ public final class BenchServeCommand implements Callable<Integer> {
 
   @Option(names = "--random-prefix-len", defaultValue = "0") int randomPrefixLen;
 
+  @Option(names = "--random-input-len-basis", defaultValue = "server", paramLabel = "server|client",
+      description = "server (default): on Completions the server's own special tokens (BOS, asked"
+          + " through its /tokenize) count toward --random-input-len, so the server counts exactly"
+          + " that many; client: the reference's, the text alone is that long and the server adds"
+          + " its BOS on top.")
+  String randomInputLenBasis;
+
   @Option(names = "--random-num-workers", defaultValue = "0", description = "Accepted for compatibility; prompts do not depend on it.")
   int randomNumWorkers;
 
@@ -119,7 +126,8 @@ public final class BenchServeCommand implements Callable<Integer> {
   @Option(names = "--client-warmup", paramLabel = "N", defaultValue = "2000",
       description = "infx extension: requests the client sends to an in-process canned SSE server"
           + " before the run (never to the benchmarked server), so the JVM's per-request code is"
-          + " compiled before the first measured request; at most 5 s; 0 = off (default: 2000).")
+          + " compiled before the first measured request; at most 5 s of requests and 10 s for the"
+          + " compiler to finish; once per JVM; 0 = off (default: 2000).")
   int clientWarmup;
 
   @Option(names = "--ignore-eos") boolean ignoreEos;
@@ -208,7 +216,8 @@ public final class BenchServeCommand implements Callable<Integer> {
         .backend(ServingBackend.parse(backend)).host(host).port(port).model(model)
         .datasetName(datasetName).numPrompts(numPrompts).randomInputLen(randomInputLen)
         .randomOutputLen(randomOutputLen).randomRangeRatio(randomRangeRatio)
-        .randomPrefixLen(randomPrefixLen).seed(seed).useChatTemplate(useChatTemplate).dsv4(dsv4).requestRate(parseRate(requestRate))
+        .randomPrefixLen(randomPrefixLen)
+        .randomInputLenCountsServerTokens(parseInputLenBasis(randomInputLenBasis)).seed(seed).useChatTemplate(useChatTemplate).dsv4(dsv4).requestRate(parseRate(requestRate))
         .burstiness(burstiness).constantArrivals(parseArrivals(arrivals)).numWarmups(numWarmups)
         .clientWarmup(clientWarmup)
         .body(body.build()).metrics(metricOptions()).saveResult(saveResult)
@@ -439,6 +448,15 @@ public final class BenchServeCommand implements Callable<Integer> {
       case "always" -> io.infx.client.ConnectionReuse.ALWAYS;
       case "never" -> io.infx.client.ConnectionReuse.NEVER;
       default -> throw new UsageException("--connection-reuse " + v + ": expected auto, always or never");
+    };
+  }
+
+  static boolean parseInputLenBasis(String basis) {
+    return switch (basis) {
+      case "server" -> true;
+      case "client" -> false;
+      default -> throw new UsageException("--random-input-len-basis must be server or client, got '"
+          + basis + "'");
     };
   }
 }

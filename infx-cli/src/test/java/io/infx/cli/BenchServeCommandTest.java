@@ -174,4 +174,14 @@ class BenchServeCommandTest {
     assertThat(out.toString()).startsWith("http://127.0.0.1:");
     assertThat(System.nanoTime() - t0).isLessThan(Duration.ofSeconds(20).toNanos());
   }
+
+  @Test
+  void randomInputLenBasisIsServerOrClient() {
+    assertThat(BenchServeCommand.parseInputLenBasis("server")).isTrue();
+    assertThat(BenchServeCommand.parseInputLenBasis("client")).isFalse();
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> BenchServeCommand.parseInputLenBasis("tokens"))
+        .isInstanceOf(io.infx.core.UsageException.class)
+        .hasMessageContaining("--random-input-len-basis must be server or client");
+  }
 }

@@ -38,19 +38,35 @@ final class ClientWarmup {
   private static final byte[] COMPLETIONS;
 
   static {
-    StringBuilder chat = new StringBuilder("data: {\"choices\":[{\"index\":0,\"delta\":"
-        + "{\"role\":\"assistant\",\"content\":null}}]}\n\n");
+    // shaped like real servers' chunks (llama.cpp / vLLM fields, escapes, multi-byte UTF-8), so
+    // the parser's compiled code is not thrown away at the first real chunk
+    String meta = "\"created\":1796146269,\"id\":\"chatcmpl-0zsPJXW0XUqHmAznpHm8t8p0xho5m0kA\","
+        + "\"model\":\"warmup\",\"system_fingerprint\":\"b1-de3ff81\",";
+    String[] words = {" the", " caf\\u00e9", " \u0441\u043b\u043e\u0432\u0430", "\\n", " \\\"quoted\\\"",
+        " \u65e5\u672c", " ok", " \\ud83d\\ude00"};
+    StringBuilder chat = new StringBuilder("data: {\"choices\":[{\"finish_reason\":null,\"index\":0,"
+        + "\"delta\":{\"role\":\"assistant\",\"content\":null}}]," + meta
+        + "\"object\":\"chat.completion.chunk\"}\n\n");
     StringBuilder text = new StringBuilder();
-    for (int k = 0; k < 8; k++) {
-      chat.append("data: {\"id\":\"w\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\""
-          + ":0,\"delta\":{\"content\":\" tok").append(k).append("\"},\"finish_reason\":null}]}\n\n");
-      text.append("data: {\"id\":\"w\",\"object\":\"text_completion\",\"choices\":[{\"index\":0,"
-          + "\"text\":\" tok").append(k).append("\",\"finish_reason\":null}]}\n\n");
+    for (int k = 0; k < 24; k++) {
+      String w = words[k % words.length];
+      chat.append("data: {\"choices\":[{\"finish_reason\":null,\"index\":0,\"delta\":{\"content\":\"")
+          .append(w).append("\"}}],").append(meta).append("\"object\":\"chat.completion.chunk\"}\n\n");
+      text.append("data: {\"choices\":[{\"text\":\"").append(w).append("\",\"index\":0,\"logprobs\""
+          + ":null,\"finish_reason\":null}],").append(meta).append("\"object\":\"text_completion\"}\n\n");
     }
-    String usage = "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":4,"
-        + "\"completion_tokens\":8,\"total_tokens\":12}}\n\ndata: [DONE]\n\n";
-    CHAT = response(chat.append(usage).toString());
-    COMPLETIONS = response(text.append(usage).toString());
+    String usage = "\"usage\":{\"completion_tokens\":24,\"prompt_tokens\":30,\"total_tokens\":54,"
+        + "\"prompt_tokens_details\":{\"cached_tokens\":10}},\"timings\":{\"cache_n\":10,"
+        + "\"prompt_n\":20,\"prompt_ms\":9.651,\"predicted_n\":24,\"predicted_ms\":17.666}}\n\n"
+        + "data: [DONE]\n\n";
+    chat.append("data: {\"choices\":[{\"finish_reason\":\"length\",\"index\":0,\"delta\":{}}],")
+        .append(meta).append("\"object\":\"chat.completion.chunk\"}\n\n")
+        .append("data: {\"choices\":[],").append(meta).append("\"object\":\"chat.completion.chunk\",")
+        .append(usage);
+    text.append("data: {\"choices\":[{\"text\":\"\",\"index\":0,\"logprobs\":null,\"finish_reason\""
+        + ":\"length\"}],").append(meta).append("\"object\":\"text_completion\",").append(usage);
+    CHAT = response(chat.toString());
+    COMPLETIONS = response(text.toString());
   }
 
   private static int doneInThisJvm;
@@ -72,48 +88,129 @@ final class ClientWarmup {
   public record Result(int requests, int failed, Duration elapsed) {}
 
   /**
-   * Runs up to {@code requests} exchanges, {@code concurrency} at a time, on a client made from
-   * {@code options} (its base URI replaced by the stub's, no API key), stopping early once
-   * {@code budget} has passed; requests already warmed in this JVM count towards
-   * {@code requests}. Never throws: a warm-up that cannot run leaves the client cold.
+   * Sends up to {@code requests} requests — fewer by what earlier runs in this JVM already sent —
+   * through {@code exercise} on a client made from {@code options} with the stub's base URI and
+   * no API key, then waits for the JIT compiler to go idle. Never throws: a warm-up that cannot
+   * run leaves the client cold.
+   *
+   * @param exercise sends the given number of requests on the given client and returns how many
+   *     completed and how many of those failed ({@code [done, failed]})
    */
-  static Result run(ClientOptions options, ServingBackend.Api api, int requests, int concurrency,
-      Duration budget) {
+  static Result run(ClientOptions options, int requests,
+      java.util.function.BiFunction<StreamingClient, Integer, int[]> exercise) {
     long t0 = System.nanoTime();
     // JIT state belongs to the JVM: what an earlier run in this JVM warmed stays warm
     synchronized (ClientWarmup.class) {
-      requests = Math.max(0, requests - doneInThisJvm);
-      if (requests <= 0) {
+      int n = Math.max(0, requests - doneInThisJvm);
+      if (n <= 0) {
         return new Result(0, 0, Duration.ZERO);
       }
-      Result r = warm(options, api, requests, concurrency, budget, t0);
-      doneInThisJvm += r.requests();
-      return r;
+      int[] r = {0, 0};
+      try (Stub stub = new Stub(8);
+          StreamingClient client = StreamingClient.create(ImmutableClientOptions.copyOf(options)
+              .withBaseUri(stub.uri()).withApiKey(java.util.Optional.empty())
+              .withMaxConnections(Math.max(8, options.maxConnections())).withRetainText(false))) {
+        r = exercise.apply(client, n);
+      } catch (RuntimeException | IOException e) {
+        r = new int[] {r[0], r[1] + 1};
+      }
+      doneInThisJvm += r[0];
+      awaitQuietJit(Duration.ofSeconds(10));
+      return new Result(r[0], r[1], Duration.ofNanos(System.nanoTime() - t0));
     }
   }
 
-  private static Result warm(ClientOptions options, ServingBackend.Api api, int requests,
-      int concurrency, Duration budget, long t0) {
-    long deadline = t0 + budget.toNanos();
-    int lanes = Math.max(1, Math.min(concurrency, requests));
+  /** Up to {@code requests} small requests of {@code api}'s shape, {@code lanes} at a time. */
+  static int[] simpleExercise(StreamingClient client, ServingBackend.Api api, int requests,
+      int lanes, Duration budget) {
+    long deadline = System.nanoTime() + budget.toNanos();
     AtomicInteger started = new AtomicInteger();
     AtomicInteger done = new AtomicInteger();
     AtomicInteger failed = new AtomicInteger();
-    try (Stub stub = new Stub(lanes);
-        StreamingClient client = StreamingClient.create(ImmutableClientOptions.copyOf(options)
-            .withBaseUri(stub.uri()).withApiKey(java.util.Optional.empty())
-            .withMaxConnections(lanes).withRetainText(false))) {
-      CompletableFuture<?>[] all = new CompletableFuture<?>[lanes];
-      for (int l = 0; l < lanes; l++) {
-        all[l] = lane(client, api, requests, deadline, started, done, failed);
-      }
+    CompletableFuture<?>[] all = new CompletableFuture<?>[Math.max(1, lanes)];
+    for (int l = 0; l < all.length; l++) {
+      all[l] = lane(client, api, requests, deadline, started, done, failed);
+    }
+    try {
       CompletableFuture.allOf(all).get(budget.toMillis() + 10_000, TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-    } catch (Exception e) {
+    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
       failed.incrementAndGet();
     }
-    return new Result(done.get(), failed.get(), Duration.ofNanos(System.nanoTime() - t0));
+    return new int[] {done.get(), failed.get()};
+  }
+
+  /**
+   * Waits (at most {@code max}) until the JIT compiler is idle: nothing compiling and both queues
+   * empty (HotSpot's {@code Compiler.queue} diagnostic command), seen twice 50 ms apart; where that
+   * command is missing, until the total compilation time stops growing for 500 ms. The warm-up
+   * (and the start-up before it: tokenizer, prompts) queues hundreds of compilations; measured on
+   * the 2-core machine with llama-server, the C2 compiler thread then used ~1.2 s of CPU during a
+   * 7 s run — CPU taken from the server, whose prompt and decode times rose with it.
+   */
+  static void awaitQuietJit(Duration max) {
+    long end = System.nanoTime() + max.toNanos();
+    try {
+      javax.management.MBeanServer mbs =
+          java.lang.management.ManagementFactory.getPlatformMBeanServer();
+      javax.management.ObjectName dcmd =
+          new javax.management.ObjectName("com.sun.management:type=DiagnosticCommand");
+      int idle = 0;
+      while (idle < 2 && System.nanoTime() < end) {
+        String q = (String) mbs.invoke(dcmd, "compilerQueue", new Object[] {new String[0]},
+            new String[] {String[].class.getName()});
+        idle = compilerIdle(q) ? idle + 1 : 0;
+        if (idle < 2) {
+          Thread.sleep(50);
+        }
+      }
+      return;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return;
+    } catch (Exception | LinkageError e) {
+      // no diagnostic command here: fall back to the compilation-time counter
+    }
+    java.lang.management.CompilationMXBean jit =
+        java.lang.management.ManagementFactory.getCompilationMXBean();
+    if (jit == null || !jit.isCompilationTimeMonitoringSupported()) {
+      return;
+    }
+    long last = jit.getTotalCompilationTime();
+    int quiet = 0;
+    try {
+      while (quiet < 10 && System.nanoTime() < end) {
+        Thread.sleep(50);
+        long now = jit.getTotalCompilationTime();
+        quiet = now == last ? quiet + 1 : 0;
+        last = now;
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /**
+   * True when HotSpot's {@code Compiler.queue} output shows nothing compiling ({@code Current
+   * compiles:} followed by a blank section) and every queue {@code Empty}.
+   */
+  static boolean compilerIdle(String queue) {
+    if (queue == null) {
+      return true;
+    }
+    boolean inCurrent = false;
+    for (String line : queue.split("\\R")) {
+      String l = line.strip();
+      if (l.startsWith("Current compiles:")) {
+        inCurrent = true;
+      } else if (l.endsWith("compile queue:")) {
+        inCurrent = false;
+      } else if (!l.isEmpty() && (inCurrent || !l.equals("Empty"))) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static CompletableFuture<Void> lane(StreamingClient client, ServingBackend.Api api,
@@ -154,7 +251,7 @@ final class ClientWarmup {
   }
 
   /** The canned server: one request per connection, answered at once, then closed. */
-  private static final class Stub implements AutoCloseable {
+  static final class Stub implements AutoCloseable {
     private final ServerSocket socket;
     private final ExecutorService workers;
     private final Thread acceptor;

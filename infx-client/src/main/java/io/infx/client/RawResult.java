@@ -235,6 +235,7 @@ public final class RawResult {
     check.put("verdict", ic.verdict().name().toLowerCase(java.util.Locale.ROOT));
     check.put("compared", ic.compared());
     check.put("framing_tokens", ic.framingTokens());
+    check.put("framing_measured", ic.framingMeasured());
     check.put("median_deviation", ic.medianDeviation());
     check.put("max_deviation", ic.maxDeviation());
     check.put("deviating_requests", ic.deviating());

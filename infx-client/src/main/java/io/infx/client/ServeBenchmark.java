@@ -75,6 +75,14 @@ public abstract class ServeBenchmark {
   /** Measured prompts, in send order. */
   public abstract List<Prompt> prompts();
 
+  /**
+   * Tokens the server is known to count on top of every prompt's
+   * {@link Prompt#promptTokens()} — special tokens, the chat template — as measured at start-up
+   * by {@link PromptFramingProbe}; the input length check ({@link InputLengthCheck}) then judges
+   * against it instead of inferring it from the median difference. Empty: inferred.
+   */
+  public abstract java.util.OptionalInt expectedFraming();
+
   public abstract LoadModel load();
 
   /** Warm-up requests (copies of the first prompt) before the measured phase. Default 0. */
@@ -97,7 +105,11 @@ public abstract class ServeBenchmark {
     return 0;
   }
 
-  /** Longest time {@link #clientWarmup()} may take. Default 5 s. */
+  /**
+   * Longest time {@link #clientWarmup()}'s requests may take (then up to 10 s more while the JIT
+   * compiler finishes what they queued, so its threads do not take CPU from the server during
+   * the run). Default 5 s.
+   */
   @Value.Default
   public Duration clientWarmupBudget() {
     return Duration.ofSeconds(5);
@@ -180,14 +192,25 @@ public abstract class ServeBenchmark {
     ClientOptions opts = ImmutableClientOptions.copyOf(client())
         .withMaxConnections(Math.max(1, Math.min(conc, 1 << 20)));
     Recorders rec = new Recorders();
-    ClientWarmup.Result selfWarm = ClientWarmup.run(opts, backend().api(), clientWarmup(),
-        8, clientWarmupBudget());
+    // the client's own warm-up: this run's prompts and request path, 8 at a time, to a canned
+    // server in this process (never the benchmarked one), its records dropped
+    ClientWarmup.Result selfWarm = ClientWarmup.run(opts, clientWarmup(), (stub, k) -> {
+      List<Prompt> cycle = new java.util.ArrayList<>(k);
+      for (int i = 0; i < k; i++) {
+        cycle.add(prompts().get(i % n));
+      }
+      PhaseResult wr = runPhase(stub, cycle, RequestRecord.Phase.WARMUP, 8, null, new Recorders(),
+          Optional.of(clientWarmupBudget()), false);
+      int done = (int) Arrays.stream(wr.records).filter(r -> r != null).count();
+      int bad = (int) Arrays.stream(wr.records).filter(r -> r != null && !r.success()).count();
+      return new int[] {done, bad};
+    });
     try (StreamingClient client = StreamingClient.create(opts)) {
       int warmFailed = 0;
       if (warmups() > 0) {
         List<Prompt> w = java.util.Collections.nCopies(warmups(), prompts().get(0));
         PhaseResult wr = runPhase(client, w, RequestRecord.Phase.WARMUP,
-            Math.min(conc, warmups()), null, null, Optional.empty());
+            Math.min(conc, warmups()), null, null, Optional.empty(), true);
         warmFailed = (int) Arrays.stream(wr.records).filter(r -> r == null || !r.success()).count();
       }
       List<String> notes = new java.util.ArrayList<>();
@@ -201,7 +224,7 @@ public abstract class ServeBenchmark {
           : null;
       ClientStats.Probe probe = ClientStats.start();
       PhaseResult pr = runPhase(client, prompts(), RequestRecord.Phase.MEASURED,
-          slots == null ? -1 : slots, schedule, rec, runTimeout());
+          slots == null ? -1 : slots, schedule, rec, runTimeout(), true);
       ClientStats stats = probe.stop();
       long endUnixMillis = System.currentTimeMillis();
       if (profile()) {
@@ -233,7 +256,7 @@ public abstract class ServeBenchmark {
 
   private PhaseResult runPhase(StreamingClient client, List<Prompt> prompts,
       RequestRecord.Phase phase, int concurrency, long[] schedule, Recorders rec,
-      Optional<Duration> timeout) {
+      Optional<Duration> timeout, boolean report) {
     int n = prompts.size();
     RequestRecord[] out = new RequestRecord[n];
     CountDownLatch done = new CountDownLatch(n);
@@ -241,7 +264,8 @@ public abstract class ServeBenchmark {
     AtomicInteger failed = new AtomicInteger();
     long t0 = System.nanoTime();
     long deadline = timeout.map(d -> t0 + d.toNanos()).orElse(Long.MAX_VALUE);
-    Thread reporter = startReporter(phase, n, finished, failed, client, t0, done);
+    Thread reporter = startReporter(report ? progress().orElse(null) : null, phase, n, finished,
+        failed, client, t0, done);
     InferenceRequest[] next = new InferenceRequest[1];
     ArrivalDispatcher.Sender sender = new ArrivalDispatcher.Sender() {
       @Override
@@ -310,10 +334,10 @@ public abstract class ServeBenchmark {
     }
   }
 
-  private Thread startReporter(RequestRecord.Phase phase, int total, AtomicInteger finished,
-      AtomicInteger failed, StreamingClient client, long t0, CountDownLatch done) {
+  private Thread startReporter(ProgressListener l, RequestRecord.Phase phase, int total,
+      AtomicInteger finished, AtomicInteger failed, StreamingClient client, long t0,
+      CountDownLatch done) {
     Thread t = new Thread(() -> {
-      ProgressListener l = progress().orElse(null);
       if (l == null) {
         return;
       }

@@ -87,6 +87,18 @@ public abstract class ServeJob {
     return 0;
   }
 
+  /**
+   * {@code --random-input-len-basis server} (default, true): on Completions the special tokens the
+   * server adds to every prompt (its BOS, measured through {@code /tokenize} by
+   * {@link PromptFramingProbe}) count toward {@code --random-input-len}, so the server counts
+   * exactly the drawn length; {@code client} (false): the reference's construction, the text alone
+   * is that long and the server adds its BOS on top.
+   */
+  @Value.Default
+  public boolean randomInputLenCountsServerTokens() {
+    return true;
+  }
+
   @Value.Default
   public long seed() {
     return 0;
@@ -140,7 +152,7 @@ public abstract class ServeJob {
   /**
    * Requests of the client's own JIT warm-up against an in-process canned server before the run
    * ({@link ServeBenchmark#clientWarmup()}; nothing reaches the benchmarked server). Default 2,000
-   * (at most 5 s); 0 turns it off.
+   * (at most 5 s of requests, then up to 10 s for the JIT to go quiet); 0 turns it off.
    */
   @Value.Default
   public int clientWarmup() {

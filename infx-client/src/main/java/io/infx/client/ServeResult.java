@@ -401,7 +401,8 @@ public final class ServeResult {
       ici[k] = (int) ic[k];
       isi[k] = (int) is[k];
     }
-    b.inputLengthCheck = InputLengthCheck.judge(benchmark.backend().api(), ici, isi);
+    b.inputLengthCheck = InputLengthCheck.judge(benchmark.backend().api(), ici, isi,
+        benchmark.expectedFraming());
     b.serverIsl = SampleStats.of(is);
     b.serverIslHistogram = histogram(isi);
     return b.build();

@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * Runs a {@link ServeJob} (the specification): every step that touches a file, the network or the
@@ -59,8 +60,25 @@ final class ServeRunner {
       if (template != null) {
         describe(template, t);
       }
-      List<Prompt> prompts = prompts(t, template);
-      ServeResult run = benchmark(load, prompts, t);
+      // what the server counts on top of a prompt (BOS, its chat template), asked at start-up
+      PromptFramingProbe.Framing framing = PromptFramingProbe.probe(base, job.apiKey(),
+          job.servedModelName().orElse(job.model()));
+      boolean chatApi = job.backend().api() == ServingBackend.Api.CHAT;
+      // on Completions a random prompt's length counts the server's special tokens, so the
+      // server counts exactly --random-input-len (the reference builds the full length and the
+      // server adds its BOS on top)
+      int serverAdded = !chatApi && job.datasetName().equals("random")
+          && job.randomInputLenCountsServerTokens() ? framing.specialTokens().orElse(0) : 0;
+      OptionalInt expectedFraming = chatApi ? framing.chatTokens()
+          : serverAdded > 0 ? OptionalInt.of(0) : framing.specialTokens();
+      if (framing.specialTokens().isPresent() || framing.chatTokens().isPresent()) {
+        err.println("infx: server framing (" + framing.source() + "): "
+            + (chatApi ? framing.chatTokens().orElse(-1) + " chat-template token(s) per request"
+                : framing.specialTokens().orElse(0) + " special token(s) per prompt"
+                    + (serverAdded > 0 ? ", counted in --random-input-len" : "")));
+      }
+      List<Prompt> prompts = prompts(t, template, serverAdded);
+      ServeResult run = benchmark(load, prompts, t, expectedFraming);
       ServeMetrics m = run.metrics(job.metrics());
       if (run.incomplete()) {
         err.println("infx: interrupted by " + run.interruption().orElse("a stop request") + ": "
@@ -70,10 +88,18 @@ final class ServeRunner {
       Summary.print(out, run, m, job.metrics());
       Optional<Path> file = Optional.empty();
       if (job.saveResult()) {
+        Map<String, Object> workload = job.workload(
+            template == null ? null : template.description(), t.id());
+        if (job.datasetName().equals("random")) {
+          workload.put("random_input_len_server_special_tokens", serverAdded);
+        }
+        if (serverAdded > 0) {
+          workload.put("token_count_note", "input_lens from the client tokenizer plus the"
+              + " server's " + serverAdded + " special token(s); output from usage");
+        }
         Map<String, Object> raw = RawResult.build(run, m, job.metrics(), new RawResult.Context(
             job.model(), job.tokenizer().orElse(job.model()), job.metadata(), job.saveDetailed(),
-            job.workload(template == null ? null : template.description(), t.id()),
-            Optional.of(server)));
+            workload, Optional.of(server)));
         Path f = job.resultFile(LocalDateTime.now());
         RawResult.write(f, raw);
         file = Optional.of(f);
@@ -103,10 +129,11 @@ final class ServeRunner {
     }
   }
 
-  private List<Prompt> prompts(Tokenizer t, PromptTemplate template) {
+  private List<Prompt> prompts(Tokenizer t, PromptTemplate template, int serverAdded) {
     return switch (job.datasetName()) {
       case "random" -> RandomDataset.generate(t, job.randomInputLen(), job.randomOutputLen(),
-          job.randomRangeRatio(), job.randomPrefixLen(), job.numPrompts(), job.seed(), template);
+          job.randomRangeRatio(), job.randomPrefixLen(), job.numPrompts(), job.seed(), template,
+          serverAdded);
       case "jsonl" -> JsonlDataset.read(job.datasetPath().orElseThrow(() ->
           new UsageException("--dataset-name jsonl needs --dataset-path FILE")), t,
           job.randomOutputLen(), job.numPrompts());
@@ -116,7 +143,8 @@ final class ServeRunner {
   }
 
   /** Warm-ups and the measured phase, with the progress bar and the run's notes on stderr. */
-  private ServeResult benchmark(LoadModel load, List<Prompt> prompts, Tokenizer t) {
+  private ServeResult benchmark(LoadModel load, List<Prompt> prompts, Tokenizer t,
+      OptionalInt expectedFraming) {
     ImmutableClientOptions.Builder co = ClientOptions.builder().baseUri(job.base())
         .http2(job.http2()).connectionReuse(job.connectionReuse()).deadlines(job.deadlines())
         .fallbackTokenizer(t).maxSseEventBytes(job.maxSseEventBytes())
@@ -128,6 +156,7 @@ final class ServeRunner {
     ServeBenchmark bench = ServeBenchmark.builder()
         .client(co.build()).backend(job.backend()).endpoint(job.endpointPath())
         .model(job.servedModelName().orElse(job.model())).prompts(prompts).load(load)
+        .expectedFraming(expectedFraming)
         .warmups(job.numWarmups()).clientWarmup(job.clientWarmup()).body(job.body())
         .seed(job.seed()).profile(job.profile())
         .stop(job.stop()).stopGrace(job.stopGrace())

@@ -99,9 +99,11 @@ class ApiKeyTest {
       assertThat(o.exitCode()).as(err.toString()).isZero();
       assertThat(o.metrics().completed()).isEqualTo(5);
 
-      // the provenance probe (/version, /v1/models), 2 warm-ups + 5 measured and the two
-      // profiler calls, all with the key
-      assertThat(s.seen).hasSize(11);
+      // the provenance probe (/version, /v1/models), the input-length probe's /tokenize (answered
+      // without tokens, so it asks nothing more), 2 warm-ups + 5 measured and the two profiler
+      // calls, all with the key
+      assertThat(s.seen).hasSize(12);
+      assertThat(s.seen).contains("/tokenize Bearer " + KEY);
       assertThat(s.seen).contains("/version Bearer " + KEY, "/v1/models Bearer " + KEY);
       assertThat(s.seen).allSatisfy(h -> assertThat(h).endsWith(" Bearer " + KEY));
       assertThat(s.seen).filteredOn(h -> h.startsWith("/v1/completions ")).hasSize(7);
@@ -130,8 +132,9 @@ class ApiKeyTest {
       ServeJob.Outcome o = job(s, dir).build().run(new PrintWriter(new StringWriter()),
           new PrintWriter(new StringWriter()));
       assertThat(o.metrics().completed()).isEqualTo(5);
-      // the provenance probe (/version, /v1/models) and the 5 measured requests, none with a key
-      assertThat(s.seen).hasSize(7).allSatisfy(h -> assertThat(h).endsWith(" (none)"));
+      // the provenance probe (/version, /v1/models), the input-length probe's /tokenize and the
+      // 5 measured requests, none with a key
+      assertThat(s.seen).hasSize(8).allSatisfy(h -> assertThat(h).endsWith(" (none)"));
       assertThat(s.seen).filteredOn(h -> h.startsWith("/v1/completions ")).hasSize(5);
     }
   }

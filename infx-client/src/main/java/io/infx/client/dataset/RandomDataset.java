@@ -49,6 +49,31 @@ public final class RandomDataset {
    */
   public static List<Prompt> generate(Tokenizer tokenizer, int inputLen, int outputLen,
       double rangeRatio, int prefixLen, int numPrompts, long seed, PromptTemplate template) {
+    return generate(tokenizer, inputLen, outputLen, rangeRatio, prefixLen, numPrompts, seed,
+        template, 0);
+  }
+
+  /**
+   * Builds {@code numPrompts} prompts whose input length is counted as the server counts it: the
+   * {@code serverAddedTokens} special tokens the server puts before (or after) every prompt — a
+   * BOS on LLaMA-style models, measured at start-up by {@code ServerTokenCounts} — are part of
+   * each drawn input length, so the text is built {@code serverAddedTokens} tokens shorter and
+   * the recorded prompt length is its token count plus {@code serverAddedTokens}. With 0 this is
+   * the reference's behaviour (which builds the full length and lets the server add its BOS on
+   * top: a requested 256 is counted 257).
+   *
+   * @param template the chat framing, or null for raw prompts
+   * @param serverAddedTokens special tokens the server adds to every prompt (≥ 0)
+   * @throws UsageException as {@link #generate(Tokenizer, int, int, double, int, int, long,
+   *     PromptTemplate)}, or for a negative {@code serverAddedTokens}
+   */
+  public static List<Prompt> generate(Tokenizer tokenizer, int inputLen, int outputLen,
+      double rangeRatio, int prefixLen, int numPrompts, long seed, PromptTemplate template,
+      int serverAddedTokens) {
+    if (serverAddedTokens < 0) {
+      throw new UsageException("random dataset: server-added tokens ≥ 0 required, got "
+          + serverAddedTokens);
+    }
     if (inputLen < 0 || outputLen < 1 || prefixLen < 0 || numPrompts < 0) {
       throw new UsageException("random dataset: input length ≥ 0, output length ≥ 1, prefix"
           + " length ≥ 0 and prompt count ≥ 0 required (got " + inputLen + ", " + outputLen + ", "
@@ -92,7 +117,7 @@ public final class RandomDataset {
     Prompt[] out = new Prompt[numPrompts];
     IntStream.range(0, numPrompts).parallel().forEach(i -> out[i] = build(tokenizer, vocab,
         prefix, inLens[i], outLens[i], offsets[i], i, new SplittableRandom(padSeed + i * 0x9E3779B97F4A7C15L),
-        template));
+        template, serverAddedTokens));
     return List.of(out);
   }
 
@@ -104,17 +129,23 @@ public final class RandomDataset {
     return tokenizer.count(template.apply("a")) - 1;
   }
 
-  private static Prompt build(Tokenizer tok, int vocab, int[] prefix, int inLen, int outLen,
-      int offset, int i, SplittableRandom pad, PromptTemplate template) {
+  private static Prompt build(Tokenizer tok, int vocab, int[] prefix, int drawnLen, int outLen,
+      int offset, int i, SplittableRandom pad, PromptTemplate template, int serverAdded) {
+    // the server's own special tokens are part of the drawn length: build that many fewer
+    // (the shared prefix stays whole, so prefix caching sees the same prefix)
+    int inLen = Math.max(0, drawnLen - serverAdded);
     int target = prefix.length + inLen;
     int[] ids = Arrays.copyOf(prefix, target);
     for (int j = 0; j < inLen; j++) {
       ids[prefix.length + j] = (int) ((offset + (long) i + j) % vocab);
     }
     String text = tok.decode(ids);
+    // the token count of the final text when the loop ended on it (saves one whole encode)
+    int count = -1;
     for (int round = 0; round < 10; round++) {
       int[] enc = tok.encode(text);
       if (enc.length == target) {
+        count = target;
         break;
       }
       int[] adjusted;
@@ -130,7 +161,8 @@ public final class RandomDataset {
     }
     if (template != null) {
       text = template.apply(text);
+      count = -1;
     }
-    return new Prompt(text, tok.count(text), outLen);
+    return new Prompt(text, (count >= 0 ? count : tok.count(text)) + serverAdded, outLen);
   }
 }

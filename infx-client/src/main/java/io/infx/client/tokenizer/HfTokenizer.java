@@ -8,7 +8,13 @@ import io.infx.core.json.Json;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A Hugging Face {@code tokenizer.json} through DJL's Rust binding
@@ -22,26 +28,42 @@ import java.util.Map;
  * BPE over one 65,536-token word takes seconds. When the file proves it safe — no pre-tokenizer
  * (or a non-splitting Metaspace), spaces become {@code ▁} with a prepended {@code ▁}, no
  * vocabulary token holds {@code ▁} past its first character (except runs of {@code ▁}), and no
- * added token holds a space — a text longer than {@value #CHUNK_CHARS} characters is encoded in
- * pieces cut at single spaces between non-spaces: no token can span such a cut, so the ids are
- * the same as encoding the whole text (checked against the whole-text encoding in the tests).
+ * added token holds a space — a text is encoded word by word, cut at single spaces between
+ * non-spaces that do not touch an added token (added tokens split the text before normalisation,
+ * so the space before {@code <s>} is a {@code ▁} token of its own): no token can span such a cut,
+ * so the ids are the same as encoding the whole text (checked against the whole-text encoding in
+ * the tests). Words of up to {@value #MAX_CACHED_WORD_CHARS} characters are remembered (up to
+ * {@value #MAX_CACHED_WORDS} of them), so the random dataset's texts — windows of one cyclic run of
+ * ids — cost a hash lookup per word after the first prompt instead of a trip through the native
+ * tokenizer; the words a text does not find are encoded in one native batch call.
  */
 public final class HfTokenizer implements Tokenizer {
 
-  /** Texts longer than this (chars) are encoded in pieces when the tokenizer allows it. */
-  static final int CHUNK_CHARS = 4096;
+  /** Longest word (chars) remembered by the word cache; longer words are encoded each time. */
+  static final int MAX_CACHED_WORD_CHARS = 48;
+  /** Most words remembered; past this, words are encoded each time (memory stays bounded). */
+  static final int MAX_CACHED_WORDS = 1 << 17;
 
   private final HuggingFaceTokenizer tokenizer;
   private final String id;
   private final int vocabSize;
   private final boolean chunkAtSpaces;
+  /** First and last characters of added tokens: a space next to one is never cut at. */
+  private final String addedFirst;
+  private final String addedLast;
+  private final ConcurrentHashMap<String, int[]> words = new ConcurrentHashMap<>();
+  /** The Java decoder, when the file's decoder is the LLaMA one and it proved identical; else null. */
+  private final ByteFallbackDecoder fastDecoder;
 
   private HfTokenizer(HuggingFaceTokenizer tokenizer, String id, int vocabSize,
-      boolean chunkAtSpaces) {
+      boolean chunkAtSpaces, String addedFirst, String addedLast, ByteFallbackDecoder fastDecoder) {
     this.tokenizer = tokenizer;
+    this.fastDecoder = fastDecoder;
     this.id = id;
     this.vocabSize = vocabSize;
     this.chunkAtSpaces = chunkAtSpaces;
+    this.addedFirst = addedFirst;
+    this.addedLast = addedLast;
   }
 
   /** True when no token can span a single space between non-spaces (see the class comment). */
@@ -106,20 +128,65 @@ public final class HfTokenizer implements Tokenizer {
     }
     int vocab;
     boolean chunkable;
+    StringBuilder first = new StringBuilder();
+    StringBuilder last = new StringBuilder();
+    Optional<ByteFallbackDecoder> decoder;
     try {
       JsonNode root = Json.mapper().readTree(file.toFile());
+      decoder = ByteFallbackDecoder.of(root);
       vocab = baseVocabSize(root);
       chunkable = chunkableAtSpaces(root);
+      for (JsonNode a : root.path("added_tokens")) {
+        String c = a.path("content").asText();
+        if (!c.isEmpty()) {
+          first.appendCodePoint(c.codePointAt(0));
+          last.appendCodePoint(c.codePointBefore(c.length()));
+        }
+      }
     } catch (IOException e) {
       throw new InfxException("tokenizer", "cannot read " + file + ": " + e.getMessage(), e);
     }
     try {
       HuggingFaceTokenizer t = HuggingFaceTokenizer.newInstance(file,
           Map.of("addSpecialTokens", "false", "truncation", "false", "padding", "false"));
-      return new HfTokenizer(t, id, vocab, chunkable);
+      ByteFallbackDecoder fast = decoder.filter(d -> agreesWithNative(d, t)).orElse(null);
+      return new HfTokenizer(t, id, vocab, chunkable, first.toString(), last.toString(), fast);
     } catch (IOException | RuntimeException e) {
       throw new InfxException("tokenizer", "cannot load tokenizer " + file + ": " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * Whether the Java decoder gives the native decoder's text on every token of the vocabulary
+   * (in runs of consecutive ids, as the random dataset builds them) and on random sequences, half
+   * of them rich in byte tokens (valid and broken UTF-8).
+   */
+  static boolean agreesWithNative(ByteFallbackDecoder d, HuggingFaceTokenizer native_) {
+    int size = d.size();
+    List<int[]> probes = new ArrayList<>();
+    for (int from = 0; from < size; from += 512) {
+      int[] ids = new int[Math.min(512, size - from)];
+      for (int k = 0; k < ids.length; k++) {
+        ids[k] = from + k;
+      }
+      probes.add(ids);
+    }
+    java.util.SplittableRandom rng = new java.util.SplittableRandom(12);
+    for (int p = 0; p < 96; p++) {
+      int[] ids = new int[64 + rng.nextInt(192)];
+      for (int k = 0; k < ids.length; k++) {
+        // ids 3..258 are LLaMA's byte tokens; elsewhere the draw simply hits other tokens
+        ids[k] = p % 2 == 0 && rng.nextInt(3) > 0 ? 3 + rng.nextInt(256) : rng.nextInt(size);
+      }
+      probes.add(ids);
+    }
+    for (int[] ids : probes) {
+      String mine = d.decode(ids);
+      if (mine == null || !mine.equals(native_.decode(toLongs(ids), false))) {
+        return false;
+      }
+    }
+    return true;
   }
 
   static int baseVocabSize(JsonNode root) {
@@ -147,46 +214,99 @@ public final class HfTokenizer implements Tokenizer {
 
   @Override
   public int[] encode(String text) {
-    if (!chunkAtSpaces || text.length() <= CHUNK_CHARS) {
+    if (!chunkAtSpaces) {
       return encodeWhole(text);
     }
-    int[] out = new int[Math.max(16, text.length() / 3)];
-    int n = 0;
+    // word i is text[starts[i], ends[i]); a continuation word starts after its cut space (the
+    // tokenizer prepends the ▁ that space becomes)
+    int[] starts = new int[16];
+    int[] ends = new int[16];
+    int count = 0;
     int start = 0;
-    while (start < text.length()) {
-      int cut = nextCut(text, start + CHUNK_CHARS);
-      // a continuation piece starts at its cut space; the tokenizer prepends the ▁ itself
-      String piece = start == 0 ? text.substring(0, cut) : text.substring(start + 1, cut);
-      int[] ids = encodeWhole(piece);
-      if (n + ids.length > out.length) {
-        out = java.util.Arrays.copyOf(out, Math.max(out.length * 2, n + ids.length));
+    while (true) {
+      int cut = nextCut(text, start + 1);
+      if (count == starts.length) {
+        starts = Arrays.copyOf(starts, count * 2);
+        ends = Arrays.copyOf(ends, count * 2);
       }
-      System.arraycopy(ids, 0, out, n, ids.length);
-      n += ids.length;
-      start = cut;
+      starts[count] = start;
+      ends[count] = cut;
+      count++;
+      if (cut >= text.length()) {
+        break;
+      }
+      start = cut + 1;
     }
-    return java.util.Arrays.copyOf(out, n);
+    int[][] ids = new int[count][];
+    List<String> missing = new ArrayList<>();
+    Map<String, int[]> found = new HashMap<>();
+    for (int w = 0; w < count; w++) {
+      String word = text.substring(starts[w], ends[w]);
+      int[] cached = word.length() <= MAX_CACHED_WORD_CHARS ? words.get(word) : null;
+      if (cached != null) {
+        ids[w] = cached;
+      } else if (!found.containsKey(word)) {
+        found.put(word, null);
+        missing.add(word);
+      }
+    }
+    if (!missing.isEmpty()) {
+      // one native call for all the words this text does not find
+      Encoding[] enc = tokenizer.batchEncode(missing.toArray(new String[0]), false, false);
+      for (int k = 0; k < enc.length; k++) {
+        String word = missing.get(k);
+        int[] wid = toInts(enc[k].getIds());
+        found.put(word, wid);
+        if (word.length() <= MAX_CACHED_WORD_CHARS && words.size() < MAX_CACHED_WORDS) {
+          words.putIfAbsent(word, wid);
+        }
+      }
+    }
+    int n = 0;
+    for (int w = 0; w < count; w++) {
+      if (ids[w] == null) {
+        ids[w] = found.get(text.substring(starts[w], ends[w]));
+      }
+      n += ids[w].length;
+    }
+    int[] out = new int[n];
+    int at = 0;
+    for (int[] wid : ids) {
+      System.arraycopy(wid, 0, out, at, wid.length);
+      at += wid.length;
+    }
+    return out;
   }
 
-  /** The first single space between non-spaces at or after {@code from}, else the text's end. */
-  private static int nextCut(String text, int from) {
+  /**
+   * The first cut at or after {@code from}, else the text's end: a single space between
+   * non-spaces, neither of which can end or begin an added token.
+   */
+  private int nextCut(String text, int from) {
     for (int k = Math.max(1, from); k < text.length() - 1; k++) {
-      if (text.charAt(k) == ' ' && text.charAt(k - 1) != ' ' && text.charAt(k + 1) != ' ') {
-        return k;
+      if (text.charAt(k) == ' ') {
+        char before = text.charAt(k - 1);
+        char after = text.charAt(k + 1);
+        if (before != ' ' && after != ' ' && addedLast.indexOf(before) < 0
+            && addedFirst.indexOf(after) < 0) {
+          return k;
+        }
       }
     }
     return text.length();
   }
 
-  /** True when long texts are encoded in pieces (see the class comment). */
+  /** True when texts are encoded word by word (see the class comment). */
   public boolean chunked() {
     return chunkAtSpaces;
   }
 
   /** The whole text through the tokenizer in one call (the reference for the piecewise path). */
   int[] encodeWhole(String text) {
-    Encoding e = tokenizer.encode(text, false, false);
-    long[] ids = e.getIds();
+    return toInts(tokenizer.encode(text, false, false).getIds());
+  }
+
+  private static int[] toInts(long[] ids) {
     int[] out = new int[ids.length];
     for (int i = 0; i < ids.length; i++) {
       out[i] = (int) ids[i];
@@ -196,11 +316,26 @@ public final class HfTokenizer implements Tokenizer {
 
   @Override
   public String decode(int[] ids) {
+    String fast = fastDecoder == null ? null : fastDecoder.decode(ids);
+    return fast != null ? fast : decodeNative(ids);
+  }
+
+  /** The native decoder (the reference for the Java one). */
+  String decodeNative(int[] ids) {
+    return tokenizer.decode(toLongs(ids), false);
+  }
+
+  /** True when decoding runs in Java (see {@link ByteFallbackDecoder}). */
+  public boolean fastDecode() {
+    return fastDecoder != null;
+  }
+
+  private static long[] toLongs(int[] ids) {
     long[] l = new long[ids.length];
     for (int i = 0; i < ids.length; i++) {
       l[i] = ids[i];
     }
-    return tokenizer.decode(l, false);
+    return l;
   }
 
   @Override
