@@ -32,7 +32,7 @@ public final class ExpandSweep {
     System.out.printf("%d configs → %d single-node rows (conc ≤ 16)%n", catalog.size(), matrix.size());
     for (MatrixRow row : matrix) {
       System.out.printf("  %-14s %-8s tp=%-2s conc=%-4s runner=%s%n", row.expName(), row.framework(),
-          row.tp().isPresent() ? row.tp().getAsInt() : "-", row.conc(), row.runner());
+          row instanceof MatrixRow.OnOneNode one ? one.tp() : "-", row.conc(), row.runner());
     }
   }
 }

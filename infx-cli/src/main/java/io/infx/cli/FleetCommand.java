@@ -3,7 +3,7 @@ package io.infx.cli;
 import io.infx.fleet.EnvProjector;
 import io.infx.fleet.FingerprintPolicy;
 import io.infx.fleet.LaunchEnv;
-import io.infx.fleet.MatrixRow;
+import io.infx.matrix.MatrixRow;
 import io.infx.fleet.RunContext;
 import io.infx.fleet.RunnerName;
 import java.io.PrintWriter;

@@ -3,7 +3,7 @@ package io.infx.cli;
 import io.infx.core.UsageException;
 import io.infx.fleet.EnvProjector;
 import io.infx.fleet.LaunchEnv;
-import io.infx.fleet.MatrixRow;
+import io.infx.matrix.MatrixRow;
 import io.infx.fleet.RunContext;
 import io.infx.fleet.RunnerName;
 import io.infx.fleet.recipe.RecipeFile;
@@ -76,11 +76,11 @@ public final class RecipeCommand implements Runnable {
       List<RecipeLaunch> launches = new ArrayList<>();
       if (Files.isRegularFile(asFile)) {
         MatrixRow row = MatrixRow.read(asFile);
-        String label = row.runnerLabel().orElse("local");
+        String label = row.runner();
         String runnerName = runner != null ? runner : label.replaceFirst("^cluster:", "").replaceAll("[\\s/\\\\:_]+", "-") + "_0";
         LaunchEnv env = EnvProjector.standard().project(row, RunnerName.of(runnerName), RunContext.defaults());
-        RecipeRow rr = new RecipeRow(env.resultFilename(), List.of(), env.getOrEmpty("MODEL_PREFIX"),
-            env.getOrEmpty("PRECISION"), env.getOrEmpty("FRAMEWORK"), label, runnerName);
+        RecipeRow rr = new RecipeRow(env.resultFilename(), List.of(), row.modelPrefix(), row.precision(),
+            row.framework(), label, runnerName);
         launches.add(fileFor(file, rr.framework()).launchFor(rr, env, System.getenv(), Path.of("")));
       } else {
         if (configFiles.isEmpty()) {

@@ -58,7 +58,7 @@ class FleetCommandTest {
     Files.writeString(p, "{\"tp\": 8}");
     assertThat(run("fleet", "env", "--row", p.toString(), "--runner", "x_1")).isEqualTo(1);
     assertThat(out.toString()).isEmpty();
-    assertThat(err.toString()).contains(p + ":1:1: [fleet.row.required] /exp-name")
+    assertThat(err.toString()).contains(p + ":1:1: [V61.exp-name] /exp-name")
         .doesNotContain("\tat ");
   }
 

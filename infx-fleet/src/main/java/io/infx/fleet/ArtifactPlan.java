@@ -3,7 +3,7 @@ package io.infx.fleet;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.infx.core.json.Json;
-import io.infx.fleet.MatrixRow.Shape;
+import io.infx.matrix.MatrixRow;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -78,10 +78,10 @@ public record ArtifactPlan(String resultFilename, List<Artifact> artifacts) {
    */
   public static ArtifactPlan of(MatrixRow row, String resultFilename) {
     String rf = resultFilename;
-    boolean multi = row.shape() == Shape.MULTI_NODE;
-    boolean agentic = row.isAgentic();
-    boolean evalOnly = row.isEvalOnly();
-    boolean runEval = row.runsEval() || evalOnly;
+    boolean multi = row.multiNode();
+    boolean agentic = row.agentic();
+    boolean evalOnly = row.evalOnly();
+    boolean runEval = row.runEval() || evalOnly;
     List<Artifact> out = new ArrayList<>();
     if (!agentic && !evalOnly) {
       out.add(new Artifact("bmk_" + rf, List.of(multi ? "agg_" + rf + "_*.json" : "agg_" + rf + ".json"),
@@ -97,7 +97,7 @@ public record ArtifactPlan(String resultFilename, List<Artifact> artifacts) {
           UploadWhen.ALWAYS, IfMissing.WARN));
     }
     if (runEval) {
-      String name = multi ? "eval_" + rf : "eval_" + row.get("exp-name").map(n -> n.asText()).orElse("") + "_" + rf;
+      String name = multi ? "eval_" + rf : "eval_" + row.expName() + "_" + rf;
       out.add(new Artifact(name, List.of("meta_env.json", "results*.json", "sample*.jsonl",
           "agent_preds.json", "predictions.jsonl", "swebench_report_*.json", "*.traj*"), List.of(),
           UploadWhen.ALWAYS, evalOnly ? IfMissing.ERROR : IfMissing.WARN));

@@ -2,18 +2,18 @@ package io.infx.fleet;
 
 import static io.infx.core.launch.LaunchVariable.*;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.infx.core.ValidationException;
 import io.infx.core.Violation;
-import io.infx.fleet.MatrixRow.Shape;
+import io.infx.core.launch.LaunchVariable;
 import io.infx.fleet.internal.EnvValues;
+import io.infx.matrix.MatrixRow;
+import io.infx.matrix.RowField;
 import java.util.ArrayList;
-import java.util.Iterator;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -58,9 +58,11 @@ import java.util.Set;
  *
  * <h2>Rules worth knowing</h2>
  * <ul>
- *   <li>Values are strings: integers in decimal, booleans {@code true}/{@code false}, strings
- *       verbatim (a row saying {@code "False"} projects {@code False}), {@code router} and
- *       {@code kv-offload-backend} objects as JSON text, absent optional keys as {@code ""}.
+ *   <li>The row is the typed, validated {@link MatrixRow} of infx-matrix: its types are
+ *       checked once, where it is built or read ({@link MatrixRow#parse}, rule V61), not here.
+ *       Values are strings: integers in decimal, booleans {@code true}/{@code false}, strings
+ *       verbatim, {@code router} and {@code kv-offload-backend} objects as JSON text, absent
+ *       optional fields as {@code ""}. Names come from the catalogue {@link LaunchVariable}.
  *   <li>Defaults: {@code pp}, {@code dcp-size}, {@code pcp-size} (also per worker) = 1;
  *       {@code duration} = 3600; single-node fixed-seq {@code TOTAL_CPU_DRAM_GB=0}; multi-node
  *       {@code TOTAL_CPU_DRAM_GB} = the row's or 600; empty {@code swebench-gen-mode} = {@code
@@ -82,19 +84,24 @@ public final class EnvProjector {
 
   private static final EnvProjector STANDARD = new EnvProjector();
 
-  private static final Set<String> SINGLE_CONSUMED = Set.of(
-      "exp-name", "recipe-fingerprint", "isl", "osl", "max-model-len", "runner", "image", "model",
-      "model-prefix", "precision", "framework", "router", "kv-p2p-transfer", "tp", "pp", "dcp-size",
-      "pcp-size", "ep", "dp-attn", "conc", "spec-decoding", "disagg", "run-eval", "eval-only",
-      "scenario-type", "kv-offloading", "kv-offload-backend", "total-cpu-dram-gb", "duration",
-      "require-power", "random-range-ratio");
+  /** Row fields the single-node table projects; every other field is forwarded. */
+  private static final Set<RowField> SINGLE_CONSUMED = EnumSet.of(
+      RowField.EXP_NAME, RowField.RECIPE_FINGERPRINT, RowField.ISL, RowField.OSL, RowField.MAX_MODEL_LEN,
+      RowField.RUNNER, RowField.IMAGE, RowField.MODEL, RowField.MODEL_PREFIX, RowField.PRECISION,
+      RowField.FRAMEWORK, RowField.ROUTER, RowField.KV_P2P_TRANSFER, RowField.TP, RowField.PP,
+      RowField.DCP_SIZE, RowField.PCP_SIZE, RowField.EP, RowField.DP_ATTN, RowField.CONC,
+      RowField.SPEC_DECODING, RowField.DISAGG, RowField.RUN_EVAL, RowField.EVAL_ONLY, RowField.SCENARIO_TYPE,
+      RowField.KV_OFFLOADING, RowField.KV_OFFLOAD_BACKEND, RowField.TOTAL_CPU_DRAM_GB, RowField.DURATION,
+      RowField.REQUIRE_POWER);
 
-  private static final Set<String> MULTI_CONSUMED = Set.of(
-      "exp-name", "recipe-fingerprint", "image", "model", "model-prefix", "framework", "precision",
-      "isl", "osl", "max-model-len", "spec-decoding", "disagg", "router", "kv-p2p-transfer", "conc",
-      "prefill", "decode", "run-eval", "eval-only", "eval-conc", "eval-all-concs", "require-power",
-      "scenario-type", "duration", "kv-offloading", "kv-offload-backend", "total-cpu-dram-gb",
-      "runner");
+  /** Row fields the multi-node table projects; every other field is forwarded. */
+  private static final Set<RowField> MULTI_CONSUMED = EnumSet.of(
+      RowField.EXP_NAME, RowField.RECIPE_FINGERPRINT, RowField.IMAGE, RowField.MODEL, RowField.MODEL_PREFIX,
+      RowField.FRAMEWORK, RowField.PRECISION, RowField.ISL, RowField.OSL, RowField.MAX_MODEL_LEN,
+      RowField.SPEC_DECODING, RowField.DISAGG, RowField.ROUTER, RowField.KV_P2P_TRANSFER, RowField.CONC,
+      RowField.PREFILL, RowField.DECODE, RowField.RUN_EVAL, RowField.EVAL_ONLY, RowField.EVAL_CONC,
+      RowField.EVAL_ALL_CONCS, RowField.REQUIRE_POWER, RowField.SCENARIO_TYPE, RowField.DURATION,
+      RowField.KV_OFFLOADING, RowField.KV_OFFLOAD_BACKEND, RowField.TOTAL_CPU_DRAM_GB, RowField.RUNNER);
 
   private EnvProjector() {}
 
@@ -106,191 +113,194 @@ public final class EnvProjector {
   /**
    * Projects {@code row} on {@code runner}.
    *
-   * @throws ValidationException kind {@code row-validation} listing every key the projection needs
-   *     but the row lacks or holds in an unusable type, each with its JSON pointer and, for rows read
-   *     from a file, line and column
+   * @throws ValidationException kind {@code row-validation} when a value the launch needs is
+   *     unusable although the row's schema allows it (a single-node {@code conc} list of other than
+   *     one value, an {@code additional-settings} item that is not {@code NAME=value}, a name that
+   *     cannot become a file name), each with its JSON pointer and, for rows read from a file, line
+   *     and column
    */
   public LaunchEnv project(MatrixRow row, RunnerName runner, RunContext ctx) {
     var b = new Builder(row);
-    if (row.shape() == Shape.SINGLE_NODE) {
-      single(b, row, ctx);
+    if (row instanceof MatrixRow.OnOneNode one) {
+      single(b, row, one, ctx);
     } else {
-      multi(b, row, ctx);
+      multi(b, row, (MatrixRow.OnManyNodes) row, ctx);
     }
     b.failIfInvalid();
     // Forwarded keys: everything the tables did not consume, in row order.
-    Set<String> consumed = row.shape() == Shape.SINGLE_NODE ? SINGLE_CONSUMED : MULTI_CONSUMED;
-    for (Iterator<String> it = row.node().fieldNames(); it.hasNext(); ) {
-      String key = it.next();
-      if (!consumed.contains(key)) {
-        String name = EnvValues.upperSnake(key);
-        if (!name.isEmpty() && !Character.isDigit(name.charAt(0)) && !b.values.containsKey(name)) {
-          b.put(name, EnvValues.text(row.node().get(key)));
-        }
+    Set<RowField> consumed = row.multiNode() ? MULTI_CONSUMED : SINGLE_CONSUMED;
+    for (Map.Entry<String, Object> e : row.fields().entrySet()) {
+      if (RowField.ofKey(e.getKey()).map(consumed::contains).orElse(false)) {
+        continue;
+      }
+      String name = EnvValues.upperSnake(e.getKey());
+      if (!name.isEmpty() && !Character.isDigit(name.charAt(0)) && !b.values.containsKey(name)) {
+        b.values.put(name, EnvValues.text(e.getValue()));
       }
     }
     // Template constants.
-    b.put("RANDOM_RANGE_RATIO", "0.8");
-    if (row.shape() == Shape.SINGLE_NODE) {
-      b.put("HF_HUB_CACHE", "/mnt/hf_hub_cache/");
-      b.put("AIPERF_FAILED_REQUEST_THRESHOLD", "0.10");
-      b.put("RESULT_DIR", "/workspace/results");
+    b.put(RANDOM_RANGE_RATIO, "0.8");
+    if (!row.multiNode()) {
+      b.put(HF_HUB_CACHE, "/mnt/hf_hub_cache/");
+      b.put(AIPERF_FAILED_REQUEST_THRESHOLD, "0.10");
+      b.put(RESULT_DIR, "/workspace/results");
     }
-    b.put("PYTHONDONTWRITEBYTECODE", "1");
-    b.put("PYTHONPYCACHEPREFIX", ctx.pycachePrefix());
-    b.put("SWEBENCH_USE_MODAL", "true");
-    if (row.shape() == Shape.SINGLE_NODE) {
-      b.put("SALLOC_EXCLUDE", "b300-005,b300-006");
+    b.put(PYTHONDONTWRITEBYTECODE, "1");
+    b.put(PYTHONPYCACHEPREFIX, ctx.pycachePrefix());
+    b.put(SWEBENCH_USE_MODAL, "true");
+    if (!row.multiNode()) {
+      b.put(SALLOC_EXCLUDE, "b300-005,b300-006");
     }
     ctx.secrets().forEach((k, v) -> {
-      b.put(k, v);
+      b.values.put(k, v);
       b.secrets.add(k);
     });
     // Launch-step additions.
-    b.put("RUNNER_NAME", runner.name());
-    b.put("RUNNER_TYPE", row.runnerLabel().orElse(""));
-    b.put("RESULT_FILENAME", ResultNaming.fromProjected(b.values, row.shape(), runner, ctx.fingerprintPolicy()));
+    b.put(RUNNER_NAME, runner.name());
+    b.put(RUNNER_TYPE, row.runner());
+    b.put(RESULT_FILENAME, ResultNaming.fromProjected(b.values, row.multiNode(), runner, ctx.fingerprintPolicy()));
     // Names that become file names are refused here, before a launch writes anything.
-    fileName(b, "/exp-name", "exp-name", b.values.get("EXP_NAME"));
+    fileName(b, "/exp-name", "exp-name", b.values.get(EXP_NAME.name()));
     fileName(b, "", "runner name", runner.name());
-    fileName(b, "", "RESULT_FILENAME", b.values.get("RESULT_FILENAME"));
+    fileName(b, "", RESULT_FILENAME.name(), b.values.get(RESULT_FILENAME.name()));
     b.failIfInvalid();
-    if (row.shape() == Shape.SINGLE_NODE) {
-      long gpus = Long.parseLong(b.values.get("TP")) * Long.parseLong(b.values.get("PP_SIZE"))
-          * Long.parseLong(b.values.get("PCP_SIZE"));
-      b.put("GPU_COUNT", Long.toString(gpus));
-      b.put("IS_MULTINODE", "false");
+    if (row instanceof MatrixRow.OnOneNode one) {
+      long gpus = (long) one.tp() * one.pp() * one.pcpSize();
+      b.put(GPU_COUNT, Long.toString(gpus));
+      b.put(IS_MULTINODE, "false");
     } else {
-      b.put("IS_MULTINODE", "true");
-      b.additionalSettings("prefill");
-      b.additionalSettings("decode");
+      var many = (MatrixRow.OnManyNodes) row;
+      b.put(IS_MULTINODE, "true");
+      b.additionalSettings("prefill", many.prefill());
+      b.additionalSettings("decode", many.decode());
       b.failIfInvalid();
     }
     return new LaunchEnv(b.values, b.secrets, b.pointSettings);
   }
 
-  private static void single(Builder b, MatrixRow row, RunContext ctx) {
-    boolean agentic = row.isAgentic();
-    b.put(EXP_NAME.name(), b.requiredText("exp-name"));
-    b.put(RECIPE_FINGERPRINT.name(), b.optionalText("recipe-fingerprint"));
-    b.put(ISL.name(), agentic ? "0" : b.requiredInt("isl"));
-    b.put(OSL.name(), agentic ? "0" : b.requiredInt("osl"));
-    b.put(MAX_MODEL_LEN.name(), agentic ? "0" : b.requiredInt("max-model-len"));
-    b.put(IMAGE.name(), b.requiredText("image"));
-    b.put(MODEL.name(), b.requiredText("model"));
-    b.put(MODEL_PREFIX.name(), b.requiredText("model-prefix"));
-    b.put(PRECISION.name(), b.requiredText("precision"));
-    b.put(FRAMEWORK.name(), b.requiredText("framework"));
-    b.put(ROUTER_METADATA.name(), b.optionalText("router"));
-    b.put("KV_P2P_TRANSFER", b.optionalText("kv-p2p-transfer"));
-    b.put(TP.name(), b.requiredInt("tp"));
-    b.put(PP_SIZE.name(), b.positiveIntOr("pp", "1"));
-    b.put(DCP_SIZE.name(), b.positiveIntOr("dcp-size", "1"));
-    b.put(PCP_SIZE.name(), b.positiveIntOr("pcp-size", "1"));
-    b.put(EP_SIZE.name(), b.requiredInt("ep"));
-    b.put(DP_ATTENTION.name(), b.requiredBool("dp-attn"));
-    b.put(CONC.name(), b.singleConc());
-    b.put(SPEC_DECODING.name(), agentic ? b.optionalTextOr("spec-decoding", "none") : b.requiredText("spec-decoding"));
-    b.put(DISAGG.name(), agentic ? "false" : b.requiredText("disagg"));
-    boolean evalOnly = row.isEvalOnly();
-    b.put("RUN_EVAL", bool(agentic ? evalOnly : row.runsEval()));
-    b.put("EVAL_ONLY", bool(evalOnly));
+  private static void single(Builder b, MatrixRow row, MatrixRow.OnOneNode one, RunContext ctx) {
+    boolean agentic = row.agentic();
+    var fixed = row instanceof MatrixRow.FixedSeqLen f ? f : null;
+    var agent = row instanceof MatrixRow.Agentic a ? a : null;
+    b.put(EXP_NAME, row.expName());
+    b.put(RECIPE_FINGERPRINT, row.recipeFingerprint().orElse(""));
+    b.put(ISL, fixed == null ? "0" : Integer.toString(fixed.isl()));
+    b.put(OSL, fixed == null ? "0" : Integer.toString(fixed.osl()));
+    b.put(MAX_MODEL_LEN, fixed == null ? "0" : Integer.toString(fixed.maxModelLen()));
+    b.put(IMAGE, row.image());
+    b.put(MODEL, row.model());
+    b.put(MODEL_PREFIX, row.modelPrefix());
+    b.put(PRECISION, row.precision());
+    b.put(FRAMEWORK, row.framework());
+    b.put(ROUTER_METADATA, row.router().map(MatrixRow.RowComponent::toJson).orElse(""));
+    b.put(KV_P2P_TRANSFER, ""); // single-node rows carry no transfer engine
+    b.put(TP, Integer.toString(one.tp()));
+    b.put(PP_SIZE, Integer.toString(one.pp()));
+    b.put(DCP_SIZE, Integer.toString(one.dcpSize()));
+    b.put(PCP_SIZE, Integer.toString(one.pcpSize()));
+    b.put(EP_SIZE, Integer.toString(one.ep()));
+    b.put(DP_ATTENTION, bool(one.dpAttn()));
+    b.put(CONC, b.singleConc());
+    b.put(SPEC_DECODING, row.specDecoding());
+    b.put(DISAGG, "false"); // single-node rows are never disaggregated (schema: Literal[False])
+    boolean evalOnly = row.evalOnly();
+    b.put(RUN_EVAL, bool(agentic ? evalOnly : row.runEval()));
+    b.put(EVAL_ONLY, bool(evalOnly));
     scenario(b, row);
-    b.put(KV_OFFLOADING.name(), agentic ? b.requiredText("kv-offloading") : "");
-    b.put(KV_OFFLOAD_BACKEND.name(), agentic ? b.nestedText("kv-offload-backend", "name") : "");
-    b.put(KV_OFFLOAD_BACKEND_METADATA.name(), agentic ? b.optionalText("kv-offload-backend") : "");
-    b.put(TOTAL_CPU_DRAM_GB.name(), agentic ? b.requiredInt("total-cpu-dram-gb") : "0");
-    b.put("DURATION", duration(b, ctx));
-    b.put(REQUIRE_POWER.name(), ctx.requirePower() || flag(row, "require-power") ? "1" : "0");
-    b.put("AIPERF_EXPERIMENTAL_FAST", ctx.agentxFast() ? "1" : "0");
-    b.put("EVAL_LIMIT", ctx.evalLimit());
-    b.put("SWEBENCH_GEN_MODE", ctx.swebenchGenMode().isEmpty() ? "agentic" : ctx.swebenchGenMode());
+    b.put(KV_OFFLOADING, agent == null ? "" : agent.kvOffloading());
+    b.put(KV_OFFLOAD_BACKEND, agent == null ? "" : agent.kvOffloadBackend().map(MatrixRow.RowComponent::name).orElse(""));
+    b.put(KV_OFFLOAD_BACKEND_METADATA, agent == null ? ""
+        : agent.kvOffloadBackend().map(MatrixRow.RowComponent::toJson).orElse(""));
+    b.put(TOTAL_CPU_DRAM_GB, agent == null ? "0" : Integer.toString(agent.totalCpuDramGb()));
+    b.put(DURATION, duration(row, ctx));
+    b.put(REQUIRE_POWER, ctx.requirePower() || (fixed != null && fixed.requirePower()) ? "1" : "0");
+    b.put(AIPERF_EXPERIMENTAL_FAST, ctx.agentxFast() ? "1" : "0");
+    b.put(EVAL_LIMIT, ctx.evalLimit());
+    b.put(SWEBENCH_GEN_MODE, ctx.swebenchGenMode().isEmpty() ? "agentic" : ctx.swebenchGenMode());
   }
 
-  private static void multi(Builder b, MatrixRow row, RunContext ctx) {
-    boolean agentic = row.isAgentic();
-    boolean evalOnly = row.isEvalOnly();
-    b.put(EXP_NAME.name(), b.requiredText("exp-name"));
-    b.put(RECIPE_FINGERPRINT.name(), b.optionalText("recipe-fingerprint"));
-    b.put(IMAGE.name(), b.requiredText("image"));
-    b.put(MODEL.name(), b.requiredText("model"));
-    b.put(MODEL_PREFIX.name(), b.requiredText("model-prefix"));
-    b.put(FRAMEWORK.name(), b.requiredText("framework"));
-    b.put(PRECISION.name(), b.requiredText("precision"));
-    b.put(ISL.name(), agentic ? "0" : b.requiredInt("isl"));
-    b.put(OSL.name(), agentic ? "0" : b.requiredInt("osl"));
-    b.put(MAX_MODEL_LEN.name(), agentic ? "0" : b.requiredInt("max-model-len"));
-    b.put(SPEC_DECODING.name(), b.requiredText("spec-decoding"));
-    b.put(DISAGG.name(), b.requiredText("disagg"));
-    b.put(ROUTER_METADATA.name(), b.optionalText("router"));
-    b.put("KV_P2P_TRANSFER", b.optionalText("kv-p2p-transfer"));
+  private static void multi(Builder b, MatrixRow row, MatrixRow.OnManyNodes many, RunContext ctx) {
+    boolean agentic = row.agentic();
+    boolean evalOnly = row.evalOnly();
+    var fixed = row instanceof MatrixRow.FixedSeqLen f ? f : null;
+    var agent = row instanceof MatrixRow.Agentic a ? a : null;
+    b.put(EXP_NAME, row.expName());
+    b.put(RECIPE_FINGERPRINT, row.recipeFingerprint().orElse(""));
+    b.put(IMAGE, row.image());
+    b.put(MODEL, row.model());
+    b.put(MODEL_PREFIX, row.modelPrefix());
+    b.put(FRAMEWORK, row.framework());
+    b.put(PRECISION, row.precision());
+    b.put(ISL, fixed == null ? "0" : Integer.toString(fixed.isl()));
+    b.put(OSL, fixed == null ? "0" : Integer.toString(fixed.osl()));
+    b.put(MAX_MODEL_LEN, fixed == null ? "0" : Integer.toString(fixed.maxModelLen()));
+    b.put(SPEC_DECODING, row.specDecoding());
+    b.put(DISAGG, bool(many.disagg()));
+    b.put(ROUTER_METADATA, row.router().map(MatrixRow.RowComponent::toJson).orElse(""));
+    b.put(KV_P2P_TRANSFER, many.kvP2pTransfer().orElse(""));
     List<String> concs = b.concList();
-    b.put(CONC_LIST.name(), String.join(" ", concs));
+    b.put(CONC_LIST, String.join(" ", concs));
     String conc = "";
     if (agentic) {
-      conc = evalOnly && row.get("eval-conc").isPresent()
-          ? b.requiredInt("eval-conc")
+      conc = evalOnly && many.evalConc().isPresent()
+          ? Integer.toString(many.evalConc().getAsInt())
           : (concs.isEmpty() ? "" : concs.get(0));
     }
-    b.put(CONC.name(), conc);
-    b.put(PREFILL_HARDWARE.name(), b.nestedText("prefill", "hardware"));
-    b.put(DECODE_HARDWARE.name(), b.nestedText("decode", "hardware"));
-    for (String role : List.of("prefill", "decode")) {
-      String p = role.toUpperCase(java.util.Locale.ROOT) + "_";
-      b.put(p + "NUM_WORKERS", b.workerInt(role, "num-worker", null));
-      b.put(p + "TP", b.workerInt(role, "tp", null));
-      b.put(p + "PP_SIZE", b.workerInt(role, "pp", "1"));
-      b.put(p + "DCP_SIZE", b.workerInt(role, "dcp-size", "1"));
-      b.put(p + "PCP_SIZE", b.workerInt(role, "pcp-size", "1"));
-      b.put(p + "EP", b.workerInt(role, "ep", null));
-      b.put(p + "DP_ATTN", b.workerBool(role, "dp-attn"));
+    b.put(CONC, conc);
+    b.put(PREFILL_HARDWARE, many.prefill().hardware().orElse(""));
+    b.put(DECODE_HARDWARE, many.decode().hardware().orElse(""));
+    for (String side : List.of("PREFILL", "DECODE")) {
+      MatrixRow.RowWorker w = side.equals("PREFILL") ? many.prefill() : many.decode();
+      List<LaunchVariable> vars = LaunchVariable.role(side);
+      int[] values = {w.numWorker(), w.tp(), w.pp(), w.dcpSize(), w.pcpSize(), w.ep()};
+      for (int i = 0; i < values.length; i++) {
+        b.put(vars.get(i), Integer.toString(values[i]));
+      }
+      b.put(vars.get(6), bool(w.dpAttn()));
     }
-    b.put("RUN_EVAL", bool(evalOnly));
-    b.put("EVAL_ONLY", bool(evalOnly));
+    b.put(RUN_EVAL, bool(evalOnly));
+    b.put(EVAL_ONLY, bool(evalOnly));
     String evalConc = "";
     if (evalOnly) {
-      evalConc = flag(row, "eval-all-concs") ? String.join(" ", concs)
-          : row.get("eval-conc").isPresent() ? b.requiredInt("eval-conc") : "";
+      evalConc = many.evalAllConcs() ? String.join(" ", concs)
+          : many.evalConc().isPresent() ? Integer.toString(many.evalConc().getAsInt()) : "";
     }
-    b.put("EVAL_CONC", evalConc);
-    b.put("EVAL_LIMIT", ctx.evalLimit());
-    b.put("SWEBENCH_GEN_MODE", ctx.swebenchGenMode().isEmpty() ? "agentic" : ctx.swebenchGenMode());
-    b.put(REQUIRE_POWER.name(), ctx.requirePower() || flag(row, "require-power") ? "1" : "0");
-    b.put("POWER_PRODUCER_SHA", ctx.powerProducerSha());
+    b.put(EVAL_CONC, evalConc);
+    b.put(EVAL_LIMIT, ctx.evalLimit());
+    b.put(SWEBENCH_GEN_MODE, ctx.swebenchGenMode().isEmpty() ? "agentic" : ctx.swebenchGenMode());
+    b.put(REQUIRE_POWER, ctx.requirePower() || (fixed != null && fixed.requirePower()) ? "1" : "0");
+    b.put(POWER_PRODUCER_SHA, ctx.powerProducerSha());
     scenario(b, row);
-    b.put("DURATION", duration(b, ctx));
-    b.put("AIPERF_EXPERIMENTAL_FAST", ctx.agentxFast() ? "1" : "0");
-    b.put(KV_OFFLOADING.name(), agentic ? b.requiredText("kv-offloading") : "");
-    b.put(KV_OFFLOAD_BACKEND.name(), agentic ? b.nestedText("kv-offload-backend", "name") : "");
-    b.put(KV_OFFLOAD_BACKEND_METADATA.name(), agentic ? b.optionalText("kv-offload-backend") : "");
-    b.put(TOTAL_CPU_DRAM_GB.name(), row.get("total-cpu-dram-gb").isPresent() ? b.requiredInt("total-cpu-dram-gb") : "600");
+    b.put(DURATION, duration(row, ctx));
+    b.put(AIPERF_EXPERIMENTAL_FAST, ctx.agentxFast() ? "1" : "0");
+    b.put(KV_OFFLOADING, agent == null ? "" : agent.kvOffloading());
+    b.put(KV_OFFLOAD_BACKEND, agent == null ? "" : agent.kvOffloadBackend().map(MatrixRow.RowComponent::name).orElse(""));
+    b.put(KV_OFFLOAD_BACKEND_METADATA, agent == null ? ""
+        : agent.kvOffloadBackend().map(MatrixRow.RowComponent::toJson).orElse(""));
+    // Multi-node fixed-seq rows have no DRAM budget field; the multi-node template defaults it.
+    b.put(TOTAL_CPU_DRAM_GB, agent == null ? "600" : Integer.toString(agent.totalCpuDramGb()));
   }
 
   private static void scenario(Builder b, MatrixRow row) {
-    boolean agentic = row.isAgentic();
-    b.put("SCENARIO_TYPE", agentic ? "agentic-coding" : b.optionalTextOr("scenario-type", "fixed-seq-len"));
-    b.put("SCENARIO_SUBDIR", agentic ? "agentic/" : "fixed_seq_len/");
-    b.put("IS_AGENTIC", agentic ? "1" : "0");
+    boolean agentic = row.agentic();
+    b.put(SCENARIO_TYPE, agentic ? "agentic-coding" : "fixed-seq-len");
+    b.put(SCENARIO_SUBDIR, agentic ? "agentic/" : "fixed_seq_len/");
+    b.put(IS_AGENTIC, agentic ? "1" : "0");
   }
 
-  private static String duration(Builder b, RunContext ctx) {
+  private static String duration(MatrixRow row, RunContext ctx) {
     if (ctx.durationOverride().isPresent()) {
       return Integer.toString(ctx.durationOverride().getAsInt());
     }
-    return b.row.get("duration").isPresent() ? b.requiredInt("duration") : "3600";
-  }
-
-  private static boolean flag(MatrixRow row, String key) {
-    return row.get(key).map(v -> v.isBoolean() ? v.booleanValue() : "true".equalsIgnoreCase(v.asText()))
-        .orElse(false);
+    return row instanceof MatrixRow.Agentic a ? Integer.toString(a.duration()) : "3600";
   }
 
   private static void fileName(Builder b, String pointer, String what, String value) {
     if (value == null || value.isEmpty()) {
-      return; // a missing key is reported by its own rule
+      return;
     }
-    io.infx.core.io.FileNames.problem(value).ifPresent(p -> b.violations.add(b.row.violation(
-        "fleet.row.file-name", pointer, what + " '" + value + "' " + p)));
+    io.infx.core.io.FileNames.problem(value).ifPresent(p -> b.violation(
+        "fleet.row.file-name", pointer, what + " '" + value + "' " + p));
   }
 
   private static String bool(boolean b) {
@@ -309,8 +319,14 @@ public final class EnvProjector {
       this.row = row;
     }
 
-    void put(String name, String value) {
-      values.put(name, value);
+    void put(LaunchVariable variable, String value) {
+      values.put(variable.name(), value);
+    }
+
+    void violation(String ruleId, String pointer, String message) {
+      var v = Violation.builder().ruleId(ruleId).pointer(pointer).message(message);
+      row.locate(pointer).ifPresent(v::location);
+      violations.add(v.build());
     }
 
     void failIfInvalid() {
@@ -319,178 +335,37 @@ public final class EnvProjector {
       }
     }
 
-    private String kind() {
-      return (row.shape() == Shape.SINGLE_NODE ? "single-node" : "multi-node")
-          + (row.isAgentic() ? " agentic" : "") + " row";
-    }
-
-    String requiredText(String key) {
-      Optional<JsonNode> v = row.get(key);
-      if (v.isEmpty()) {
-        violations.add(row.violation("fleet.row.required", "/" + key,
-            "the " + kind() + " lacks required key '" + key + "'"));
-        return "";
-      }
-      if (v.get().isContainerNode()) {
-        violations.add(row.violation("fleet.row.type", "/" + key,
-            "'" + key + "' must be a scalar, found " + v.get().getNodeType().name().toLowerCase(java.util.Locale.ROOT)));
-        return "";
-      }
-      return EnvValues.text(v.get());
-    }
-
-    String optionalText(String key) {
-      return row.get(key).map(EnvValues::text).orElse("");
-    }
-
-    String optionalTextOr(String key, String dflt) {
-      return row.get(key).map(EnvValues::text).orElse(dflt);
-    }
-
-    String nestedText(String key, String field) {
-      return row.get(key).map(o -> EnvValues.text(o.get(field))).orElse("");
-    }
-
-    String requiredInt(String key) {
-      return intAt(row.get(key), "/" + key, key, null, false);
-    }
-
-    String positiveIntOr(String key, String dflt) {
-      return intAt(row.get(key), "/" + key, key, dflt, true);
-    }
-
-    String requiredBool(String key) {
-      return boolAt(row.get(key), "/" + key, key);
-    }
-
-    String workerInt(String role, String key, String dflt) {
-      Optional<JsonNode> w = worker(role);
-      return w.isEmpty() ? "" : intAt(Optional.ofNullable(w.get().get(key)).filter(n -> !n.isNull()),
-          "/" + role + "/" + key, role + "." + key, dflt, dflt != null);
-    }
-
-    String workerBool(String role, String key) {
-      Optional<JsonNode> w = worker(role);
-      return w.isEmpty() ? "" : boolAt(Optional.ofNullable(w.get().get(key)).filter(n -> !n.isNull()),
-          "/" + role + "/" + key, role + "." + key);
-    }
-
-    private final Set<String> reportedWorkers = new LinkedHashSet<>();
-
-    private Optional<JsonNode> worker(String role) {
-      Optional<JsonNode> w = row.get(role);
-      if (w.isEmpty() || !w.get().isObject()) {
-        if (reportedWorkers.add(role)) {
-          violations.add(row.violation(w.isEmpty() ? "fleet.row.required" : "fleet.row.type", "/" + role,
-              w.isEmpty() ? "the " + kind() + " lacks required worker object '" + role + "'"
-                  : "'" + role + "' must be a worker object"));
-        }
-        return Optional.empty();
-      }
-      return w;
-    }
-
-    private String intAt(Optional<JsonNode> v, String pointer, String name, String dflt, boolean positive) {
-      if (v.isEmpty()) {
-        if (dflt != null) {
-          return dflt;
-        }
-        violations.add(row.violation("fleet.row.required", pointer,
-            "the " + kind() + " lacks required key '" + name + "'"));
-        return "0";
-      }
-      JsonNode n = v.get();
-      Long value = null;
-      if (n.isIntegralNumber() && n.canConvertToLong()) {
-        value = n.longValue();
-      } else if (n.isTextual() && n.textValue().matches("-?[0-9]{1,18}")) {
-        value = Long.parseLong(n.textValue());
-      }
-      if (value == null) {
-        violations.add(row.violation("fleet.row.type", pointer,
-            "'" + name + "' must be an integer, found " + EnvValues.json(n)));
-        return "0";
-      }
-      if (positive && value <= 0) {
-        violations.add(row.violation("fleet.row.range", pointer,
-            "'" + name + "' must be an integer > 0, found " + value));
-        return "1";
-      }
-      return Long.toString(value);
-    }
-
-    private String boolAt(Optional<JsonNode> v, String pointer, String name) {
-      if (v.isEmpty()) {
-        violations.add(row.violation("fleet.row.required", pointer,
-            "the " + kind() + " lacks required key '" + name + "'"));
-        return "false";
-      }
-      JsonNode n = v.get();
-      if (n.isBoolean() || (n.isTextual() && (n.textValue().equalsIgnoreCase("true")
-          || n.textValue().equalsIgnoreCase("false")))) {
-        return EnvValues.text(n);
-      }
-      violations.add(row.violation("fleet.row.type", pointer,
-          "'" + name + "' must be a boolean, found " + EnvValues.json(n)));
-      return "false";
-    }
-
     String singleConc() {
-      Optional<JsonNode> v = row.get("conc");
-      if (v.isPresent() && v.get().isArray()) {
-        // The schema accepts a one-element list here (never produced by the generator).
-        if (v.get().size() == 1) {
-          return intAt(Optional.of(v.get().get(0)), "/conc/0", "conc", null, true);
-        }
-        violations.add(row.violation("fleet.row.type", "/conc",
-            "a single-node row runs one concurrency; 'conc' holds " + v.get().size() + " values"));
+      List<Integer> conc = row.conc();
+      // The schema accepts a one-element list here (never produced by the generator).
+      if (conc.size() != 1) {
+        violation("fleet.row.conc", "/conc",
+            "a single-node row runs one concurrency; 'conc' holds " + conc.size() + " values");
         return "0";
       }
-      return intAt(v, "/conc", "conc", null, true);
+      return Integer.toString(conc.get(0));
     }
 
     List<String> concList() {
-      Optional<JsonNode> v = row.get("conc");
       List<String> out = new ArrayList<>();
-      if (v.isEmpty()) {
-        violations.add(row.violation("fleet.row.required", "/conc", "the " + kind() + " lacks required key 'conc'"));
-        return out;
-      }
-      if (!v.get().isArray() || v.get().isEmpty()) {
-        violations.add(row.violation("fleet.row.type", "/conc",
-            "a multi-node row's 'conc' must be a non-empty list of integers, found " + EnvValues.json(v.get())));
-        return out;
-      }
-      for (int i = 0; i < v.get().size(); i++) {
-        out.add(intAt(Optional.of(v.get().get(i)), "/conc/" + i, "conc[" + i + "]", null, true));
+      row.conc().forEach(c -> out.add(Integer.toString(c)));
+      if (out.isEmpty()) {
+        violation("fleet.row.conc", "/conc", "a multi-node row's 'conc' must be a non-empty list of integers");
       }
       return out;
     }
 
-    void additionalSettings(String role) {
-      Optional<JsonNode> w = row.get(role);
-      if (w.isEmpty() || !w.get().isObject()) {
-        return;
-      }
-      JsonNode list = w.get().get("additional-settings");
-      if (list == null || list.isNull()) {
-        return;
-      }
+    void additionalSettings(String role, MatrixRow.RowWorker worker) {
       String pointer = "/" + role + "/additional-settings";
-      if (!list.isArray()) {
-        violations.add(row.violation("fleet.row.type", pointer,
-            "'" + role + ".additional-settings' must be a list of NAME=value strings"));
-        return;
-      }
+      List<String> list = worker.additionalSettings();
       for (int i = 0; i < list.size(); i++) {
-        JsonNode item = list.get(i);
-        String text = item.isTextual() ? item.textValue() : null;
-        int eq = text == null ? -1 : text.indexOf('=');
+        String text = list.get(i);
+        int eq = text.indexOf('=');
         String name = eq <= 0 ? null : text.substring(0, eq);
         if (name == null || !isEnvName(name)) {
-          violations.add(row.violation("fleet.row.setting", pointer + "/" + i,
+          violation("fleet.row.setting", pointer + "/" + i,
               "additional setting must look like NAME=value with NAME a valid environment name, found "
-                  + EnvValues.json(item)));
+                  + EnvValues.json(text));
           continue;
         }
         values.remove(name); // exported last, so it lands at the end in export order
@@ -505,6 +380,5 @@ public final class EnvProjector {
       }
       return s.chars().allMatch(c -> c == '_' || (c < 0x80 && Character.isLetterOrDigit(c)));
     }
-
   }
 }

@@ -3,11 +3,13 @@ package io.infx.fleet;
 import static io.infx.core.launch.LaunchVariable.*;
 
 import io.infx.core.InfxException;
-import io.infx.fleet.MatrixRow.Shape;
+import io.infx.core.launch.LaunchVariable;
+import io.infx.matrix.MatrixRow;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
 
@@ -43,11 +45,11 @@ public final class ResultNaming {
   }
 
   /** Computes the name from already projected values (shared with {@link EnvProjector}). */
-  static String fromProjected(Map<String, String> env, Shape shape, RunnerName runner, FingerprintPolicy policy) {
+  static String fromProjected(Map<String, String> env, boolean multiNode, RunnerName runner, FingerprintPolicy policy) {
     StringBuilder base = new StringBuilder();
     base.append(env.get(EXP_NAME.name())).append('_').append(env.get(PRECISION.name())).append('_')
         .append(env.get(FRAMEWORK.name())).append('_');
-    if (shape == Shape.SINGLE_NODE) {
+    if (!multiNode) {
       base.append("tp").append(env.get(TP.name())).append("-pp").append(env.get(PP_SIZE.name()))
           .append("-dcp").append(env.get(DCP_SIZE.name())).append("-pcp").append(env.get(PCP_SIZE.name()))
           .append("-ep").append(env.get(EP_SIZE.name())).append("-dpa").append(env.get(DP_ATTENTION.name()))
@@ -61,7 +63,7 @@ public final class ResultNaming {
           .append("_conc").append(env.get(CONC_LIST.name()).replace(' ', 'x'));
     }
     base.append('_').append(runner.name());
-    return withFingerprint(base.toString(), env.getOrDefault("RECIPE_FINGERPRINT", ""), policy);
+    return withFingerprint(base.toString(), env.getOrDefault(RECIPE_FINGERPRINT.name(), ""), policy);
   }
 
   private static void role(StringBuilder sb, Map<String, String> env, String role) {

@@ -17,7 +17,8 @@ public abstract class RunContext {
 
   /** Secret variables the templates pass from repository secrets. Values are never printed. */
   public static final java.util.List<String> SECRET_NAMES =
-      java.util.List.of("HF_TOKEN", "MODAL_TOKEN_ID", "MODAL_TOKEN_SECRET");
+      io.infx.core.launch.LaunchVariable.names(io.infx.core.launch.LaunchVariable.HF_TOKEN,
+          io.infx.core.launch.LaunchVariable.MODAL_TOKEN_ID, io.infx.core.launch.LaunchVariable.MODAL_TOKEN_SECRET);
 
   /** Naming rule for fingerprinted rows; default {@link FingerprintPolicy#LEGACY_PREFIX16}. */
   @Value.Default

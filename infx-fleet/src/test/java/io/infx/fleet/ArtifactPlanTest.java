@@ -1,5 +1,6 @@
 package io.infx.fleet;
 
+import io.infx.matrix.MatrixRow;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.infx.fleet.ArtifactPlan.IfMissing;
@@ -10,7 +11,7 @@ import org.junit.jupiter.api.Test;
 class ArtifactPlanTest {
 
   private static ArtifactPlan plan(String file, int index) {
-    MatrixRow row = MatrixRow.of(SharedCorpus.matrixRow(file, index));
+    MatrixRow row = TestRows.of(SharedCorpus.matrixRow(file, index));
     return ArtifactPlan.of(row, "RF");
   }
 

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 class EnvProjectorGoldenTest {
 
   private static LaunchEnv project(String expectedFile, int index, String runner, RunContext ctx) {
-    return EnvProjector.standard().project(MatrixRow.of(SharedCorpus.matrixRow(expectedFile, index)),
+    return EnvProjector.standard().project(TestRows.of(SharedCorpus.matrixRow(expectedFile, index)),
         RunnerName.of(runner), ctx);
   }
 

@@ -1,5 +1,6 @@
 package io.infx.fleet;
 
+import io.infx.matrix.MatrixRow;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.quicktheories.QuickTheory.qt;
@@ -30,24 +31,37 @@ class EnvProjectorTest {
   }
 
   @Test
-  void missingAndMistypedKeysAreAllReportedWithFileLineAndColumn() {
+  void rowFileProblemsAreReportedByTheRowWithFileLineAndColumn() {
     String broken = """
         {"image": "i", "model": "m", "model-prefix": "p", "precision": "fp8",
          "framework": "vllm", "runner": "b200", "isl": "8k", "osl": 1024, "max-model-len": 9472,
-         "tp": 8, "pcp-size": 0, "conc": 2, "ep": 1, "dp-attn": "maybe", "spec-decoding": "none",
-         "disagg": false}
+         "tp": 8, "pp": 1, "dcp-size": 1, "pcp-size": 0, "conc": 2, "ep": 1, "dp-attn": "maybe",
+         "spec-decoding": "none", "disagg": false, "run-eval": false}
         """;
-    MatrixRow row = MatrixRow.parse(broken, "row.json");
-    assertThatThrownBy(() -> project(row))
+    // the typed row checks its own schema once (rule V61); the projection never re-validates
+    assertThatThrownBy(() -> MatrixRow.parse(broken, "row.json"))
         .isInstanceOfSatisfying(ValidationException.class, e -> {
           List<String> lines = e.violations().stream().map(Violation::render).toList();
           assertThat(lines).containsExactlyInAnyOrder(
-              "row.json:1:1: [fleet.row.required] /exp-name: the single-node row lacks required key 'exp-name'",
-              "row.json:2:48: [fleet.row.type] /isl: 'isl' must be an integer, found \"8k\"",
-              "row.json:3:23: [fleet.row.range] /pcp-size: 'pcp-size' must be an integer > 0, found 0",
-              "row.json:3:57: [fleet.row.type] /dp-attn: 'dp-attn' must be a boolean, found \"maybe\"");
+              "row.json:1:1: [V61.exp-name] /exp-name: Field required (SingleNodeMatrixEntry)",
+              "row.json:2:48: [V61.isl] /isl: Input should be a valid integer (SingleNodeMatrixEntry)",
+              "row.json:3:47: [V61.pcp-size] /pcp-size: Input should be greater than 0 (SingleNodeMatrixEntry)",
+              "row.json:3:81: [V61.dp-attn] /dp-attn: Input should be a valid boolean (SingleNodeMatrixEntry)");
           assertThat(e.kind()).isEqualTo("row-validation");
         });
+  }
+
+  @Test
+  void aSingleNodeRowWithSeveralConcurrenciesIsRefusedWhereItsConcIs() {
+    // the schema allows int | list[int]; a single-node launch runs exactly one
+    MatrixRow row = MatrixRow.parse(ROW.replace("\"conc\": 2", "\"conc\": [2, 4]"), "row.json");
+    assertThatThrownBy(() -> project(row))
+        .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.violations())
+            .extracting(Violation::render)
+            .containsExactly("row.json:3:58: [fleet.row.conc] /conc: a single-node row runs one concurrency;"
+                + " 'conc' holds 2 values"));
+    MatrixRow one = MatrixRow.parse(ROW.replace("\"conc\": 2", "\"conc\": [2]"), "row.json");
+    assertThat(project(one).values()).containsEntry("CONC", "2");
   }
 
   @Test
@@ -60,17 +74,19 @@ class EnvProjectorTest {
   }
 
   @Test
-  void unknownRowKeysAreForwardedInUpperSnakeAfterTheTable() {
-    ObjectNode json = MatrixRow.parse(ROW, "r").json();
+  void rowFieldsTheTableDoesNotProjectAreForwardedInUpperSnakeAfterTheTable() {
+    ObjectNode json = TestRows.json(MatrixRow.parse(ROW, "r"));
     json.put("srt-recipe", "recipes/x.yaml");
-    json.put("my.custom-key", 7);
-    json.putArray("tags").add("a").add("b");
-    LaunchEnv env = project(MatrixRow.of(json));
-    assertThat(env.values()).containsEntry("SRT_RECIPE", "recipes/x.yaml").containsEntry("MY_CUSTOM_KEY", "7")
-        .containsEntry("TAGS", "[\"a\", \"b\"]");
+    json.put("eval-suite", "gsm8k");
+    LaunchEnv env = project(TestRows.of(json));
+    assertThat(env.values()).containsEntry("SRT_RECIPE", "recipes/x.yaml").containsEntry("EVAL_SUITE", "gsm8k");
     var keys = List.copyOf(env.values().keySet());
     assertThat(keys.indexOf("SRT_RECIPE")).isGreaterThan(keys.indexOf("SWEBENCH_GEN_MODE"))
         .isLessThan(keys.indexOf("RANDOM_RANGE_RATIO"));
+    assertThat(keys.indexOf("EVAL_SUITE")).isGreaterThan(keys.indexOf("SRT_RECIPE"));
+    // keys outside the row's schema never reach a launch: the row refuses them
+    json.put("my.custom-key", 7);
+    assertThatThrownBy(() -> TestRows.of(json)).hasMessageContaining("[V61.extra] /my.custom-key");
   }
 
   @Test
@@ -92,9 +108,9 @@ class EnvProjectorTest {
             integers().between(1, 512))
         .checkAssert((tp, pp, pcp, conc) -> {
           boolean dpa = conc % 2 == 0;
-          ObjectNode json = MatrixRow.parse(ROW, "r").json();
+          ObjectNode json = TestRows.json(MatrixRow.parse(ROW, "r"));
           json.put("tp", tp).put("pp", pp).put("pcp-size", pcp).put("ep", tp).put("conc", conc).put("dp-attn", dpa);
-          LaunchEnv env = project(MatrixRow.of(json));
+          LaunchEnv env = project(TestRows.of(json));
           Matcher m = SINGLE.matcher(env.resultFilename());
           assertThat(m.matches()).as(env.resultFilename()).isTrue();
           assertThat(m.group("tp")).isEqualTo(tp.toString());
@@ -112,16 +128,16 @@ class EnvProjectorTest {
     List<ObjectNode> rows = SharedCorpus.allMatrixRows();
     assertThat(rows).hasSizeGreaterThan(1000);
     for (ObjectNode json : rows) {
-      MatrixRow row = MatrixRow.of(json);
+      MatrixRow row = TestRows.of(json);
       LaunchEnv env = project(row);
       String rf = env.resultFilename();
       assertThat(rf).as(json.toString()).startsWith(json.get("exp-name").asText() + "_")
           .endsWith("_b200-nb_1" + (json.has("recipe-fingerprint")
               ? "_recipe-" + json.get("recipe-fingerprint").asText().substring(0, 16) : ""))
           .doesNotContain("/").doesNotContain(" ");
-      assertThat(env.values().get("IS_MULTINODE")).isEqualTo(row.shape() == MatrixRow.Shape.MULTI_NODE ? "true" : "false");
+      assertThat(env.values().get("IS_MULTINODE")).isEqualTo(row.multiNode() ? "true" : "false");
       assertThat(env.values().get("RUNNER_TYPE")).isEqualTo(json.get("runner").asText());
-      if (row.isAgentic()) {
+      if (row.agentic()) {
         assertThat(env.values()).containsEntry("ISL", "0").containsEntry("IS_AGENTIC", "1");
       }
       assertThat(ArtifactPlan.of(row, rf).names()).last().isEqualTo("job_event_" + rf);

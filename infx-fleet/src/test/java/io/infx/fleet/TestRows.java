@@ -2,6 +2,7 @@ package io.infx.fleet;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.infx.core.json.Json;
+import io.infx.matrix.MatrixRow;
 
 /** Small rows for launch tests (shapes as the generator prints them, see matrix spec §5.1). */
 public final class TestRows {
@@ -31,6 +32,16 @@ public final class TestRows {
     r.put("exp-name", "qwen3_" + (isl / 1024) + "k" + (osl / 1024) + "k");
     r.put("disagg", false);
     r.put("run-eval", false);
-    return MatrixRow.of(r);
+    return of(r);
+  }
+
+  /** The row an edited JSON object holds (read as a row file would be). */
+  public static MatrixRow of(ObjectNode json) {
+    return MatrixRow.parse(json.toString(), "<test row>");
+  }
+
+  /** A row's fields as an editable JSON object, keys in the row's order. */
+  public static ObjectNode json(MatrixRow row) {
+    return Json.mapper().valueToTree(row.fields());
   }
 }

@@ -66,6 +66,23 @@ public final class Catalog {
 
   /** As {@link #load(List)}, with explicit reader limits. */
   public static Catalog load(List<Source> sources, TreeLimits limits) {
+    return load(sources, limits, List.of());
+  }
+
+  /**
+   * As {@link #load(List)}, then every {@link ConfigRule} of {@code rules} on each config; their
+   * violations are located like the built-in ones and reported with them.
+   *
+   * @throws ValidationException kind {@code config-validation} listing built-in and rule violations
+   */
+  public static Catalog load(List<Source> sources, List<? extends ConfigRule> rules) {
+    return load(sources, TreeLimits.DEFAULT, rules);
+  }
+
+  /** As {@link #load(List, List)}, with explicit reader limits. */
+  public static Catalog load(List<Source> sources, TreeLimits limits, List<? extends ConfigRule> rules) {
+    java.util.Objects.requireNonNull(sources, "sources");
+    java.util.Objects.requireNonNull(rules, "rules");
     Map<String, MapNode.Entry> merged = new LinkedHashMap<>();
     List<Violation> loadViolations = new ArrayList<>();
     for (Source source : sources) {
@@ -151,11 +168,27 @@ public final class Catalog {
       Bound<? extends MasterConfig> bound = Schema.BINDER.bind(value, schema);
       violations.addAll(bound.violations());
       bound.value().ifPresent(c -> configs.put(e.getKey(), c));
+      if (bound.value().isPresent()) {
+        for (ConfigRule rule : rules) {
+          for (Violation v : rule.check(e.getKey(), bound.value().get())) {
+            violations.add(locate(e.getKey(), value, v));
+          }
+        }
+      }
     }
     if (!violations.isEmpty()) {
       throw new ValidationException("config-validation", violations);
     }
     return new Catalog(configs);
+  }
+
+  /** A rule's violation with the config key prefixed to its pointer and, when absent, a location. */
+  private static Violation locate(String key, Node config, Violation v) {
+    io.infx.core.ImmutableViolation.Builder b = Violation.builder().from(v).pointer(io.infx.core.tree.Pointers.child("", key) + v.pointer());
+    if (v.location().isEmpty()) {
+      b.location(io.infx.core.tree.Pointers.resolveNearest(config, v.pointer()).location());
+    }
+    return b.build();
   }
 
   /**

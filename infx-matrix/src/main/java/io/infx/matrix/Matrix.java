@@ -62,8 +62,9 @@ public final class Matrix implements Iterable<MatrixRow> {
   public List<Violation> validate() {
     List<Violation> out = new ArrayList<>();
     for (int i = 0; i < rows.size(); i++) {
-      for (String p : rows.get(i).problems()) {
-        out.add(Violation.builder().ruleId("V61.output-row").pointer("/" + i).message(p).build());
+      for (io.infx.matrix.internal.RowRules.Problem p
+          : io.infx.matrix.internal.RowRules.check(rows.get(i).fields(), rows.get(i).kind())) {
+        out.add(Violation.builder().ruleId(p.ruleId()).pointer("/" + i + p.pointer()).message(p.message()).build());
       }
     }
     return out;

@@ -565,66 +565,77 @@ public final class Sweep {
    * returns a new entry. Prints as the chain that makes it, e.g. {@code tp(4).ep(4).concList(16, 48)}.
    */
   public static final class Entry {
-    private final int tp;
-    private final Map<String, Object> fields;
+    /** The search-space settings an entry can carry; each one's config key is its kebab-case name. */
+    private enum Key {
+      CONC_START, CONC_END, CONC_LIST, EP, PP, DCP_SIZE, PCP_SIZE, DP_ATTN, SPEC_DECODING, ROUTER,
+      KV_OFFLOADING, KV_OFFLOAD_BACKEND;
 
-    private Entry(int tp, Map<String, Object> fields) {
+      @Override
+      public String toString() {
+        return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+      }
+    }
+
+    private final int tp;
+    private final Map<Key, Object> fields;
+
+    private Entry(int tp, Map<Key, Object> fields) {
       this.tp = tp;
       this.fields = fields;
     }
 
-    private Entry set(String key, Object value) {
-      Map<String, Object> f = new LinkedHashMap<>(fields);
+    private Entry set(Key key, Object value) {
+      Map<Key, Object> f = new LinkedHashMap<>(fields);
       f.put(key, value);
       return new Entry(tp, Collections.unmodifiableMap(f));
     }
 
     /** Concurrency range {@code start..end}, expanded geometrically. */
     public Entry conc(int start, int end) {
-      return set("conc-start", start).set("conc-end", end);
+      return set(Key.CONC_START, start).set(Key.CONC_END, end);
     }
 
     /** Explicit concurrency points (order and duplicates kept). */
     public Entry concList(Integer... values) {
-      return set("conc-list", List.of(values));
+      return set(Key.CONC_LIST, List.of(values));
     }
 
     public Entry ep(int ep) {
-      return set("ep", ep);
+      return set(Key.EP, ep);
     }
 
     public Entry pp(int pp) {
-      return set("pp", pp);
+      return set(Key.PP, pp);
     }
 
     public Entry dcp(int dcpSize) {
-      return set("dcp-size", dcpSize);
+      return set(Key.DCP_SIZE, dcpSize);
     }
 
     public Entry pcp(int pcpSize) {
-      return set("pcp-size", pcpSize);
+      return set(Key.PCP_SIZE, pcpSize);
     }
 
     public Entry dpAttn() {
-      return set("dp-attn", true);
+      return set(Key.DP_ATTN, true);
     }
 
     public Entry spec(SpecDecoding mode) {
-      return set("spec-decoding", Objects.requireNonNull(mode, "mode"));
+      return set(Key.SPEC_DECODING, Objects.requireNonNull(mode, "mode"));
     }
 
     public Entry router(String name, String version) {
-      return set("router", Component.of(name, version));
+      return set(Key.ROUTER, Component.of(name, version));
     }
 
     /** AgentX: no KV offload. */
     public Entry noOffload() {
-      return set("kv-offloading", KvOffloading.NONE);
+      return set(Key.KV_OFFLOADING, KvOffloading.NONE);
     }
 
     /** AgentX: KV offload to host DRAM through {@code backend}. */
     public Entry dramOffload(String backend) {
-      return set("kv-offloading", KvOffloading.DRAM).set("kv-offload-backend", OffloadBackend.of(backend));
+      return set(Key.KV_OFFLOADING, KvOffloading.DRAM).set(Key.KV_OFFLOAD_BACKEND, OffloadBackend.of(backend));
     }
 
     @SuppressWarnings("unchecked")
@@ -632,16 +643,16 @@ public final class Sweep {
       ImmutableSingleNodeEntry.Builder b = SingleNodeEntry.builder().tp(tp);
       fields.forEach((k, v) -> {
         switch (k) {
-          case "conc-start" -> b.concStart((Integer) v);
-          case "conc-end" -> b.concEnd((Integer) v);
-          case "conc-list" -> b.concList((List<Integer>) v);
-          case "ep" -> b.ep((Integer) v);
-          case "pp" -> b.pp((Integer) v);
-          case "dcp-size" -> b.dcpSize((Integer) v);
-          case "pcp-size" -> b.pcpSize((Integer) v);
-          case "dp-attn" -> b.dpAttn((Boolean) v);
-          case "spec-decoding" -> b.specDecoding((SpecDecoding) v);
-          case "router" -> b.router((Component) v);
+          case CONC_START -> b.concStart((Integer) v);
+          case CONC_END -> b.concEnd((Integer) v);
+          case CONC_LIST -> b.concList((List<Integer>) v);
+          case EP -> b.ep((Integer) v);
+          case PP -> b.pp((Integer) v);
+          case DCP_SIZE -> b.dcpSize((Integer) v);
+          case PCP_SIZE -> b.pcpSize((Integer) v);
+          case DP_ATTN -> b.dpAttn((Boolean) v);
+          case SPEC_DECODING -> b.specDecoding((SpecDecoding) v);
+          case ROUTER -> b.router((Component) v);
           default -> throw new IllegalStateException(k + " applies to AgentX entries only: " + this);
         }
       });
@@ -653,18 +664,18 @@ public final class Sweep {
       ImmutableAgenticEntry.Builder b = AgenticEntry.builder().tp(tp);
       fields.forEach((k, v) -> {
         switch (k) {
-          case "conc-start" -> b.concStart((Integer) v);
-          case "conc-end" -> b.concEnd((Integer) v);
-          case "conc-list" -> b.concList((List<Integer>) v);
-          case "ep" -> b.ep((Integer) v);
-          case "pp" -> b.pp((Integer) v);
-          case "dcp-size" -> b.dcpSize((Integer) v);
-          case "pcp-size" -> b.pcpSize((Integer) v);
-          case "dp-attn" -> b.dpAttn((Boolean) v);
-          case "spec-decoding" -> b.specDecoding((SpecDecoding) v);
-          case "router" -> b.router((Component) v);
-          case "kv-offloading" -> b.kvOffloading((KvOffloading) v);
-          case "kv-offload-backend" -> b.kvOffloadBackend((OffloadBackend) v);
+          case CONC_START -> b.concStart((Integer) v);
+          case CONC_END -> b.concEnd((Integer) v);
+          case CONC_LIST -> b.concList((List<Integer>) v);
+          case EP -> b.ep((Integer) v);
+          case PP -> b.pp((Integer) v);
+          case DCP_SIZE -> b.dcpSize((Integer) v);
+          case PCP_SIZE -> b.pcpSize((Integer) v);
+          case DP_ATTN -> b.dpAttn((Boolean) v);
+          case SPEC_DECODING -> b.specDecoding((SpecDecoding) v);
+          case ROUTER -> b.router((Component) v);
+          case KV_OFFLOADING -> b.kvOffloading((KvOffloading) v);
+          case KV_OFFLOAD_BACKEND -> b.kvOffloadBackend((OffloadBackend) v);
           default -> throw new IllegalStateException("unexpected " + k);
         }
       });
@@ -686,20 +697,20 @@ public final class Sweep {
       StringBuilder sb = new StringBuilder("tp(").append(tp).append(')');
       fields.forEach((k, v) -> {
         switch (k) {
-          case "conc-start" -> sb.append(".conc(").append(v).append(", ").append(fields.get("conc-end")).append(')');
-          case "conc-end", "kv-offload-backend" -> { }
-          case "conc-list" -> sb.append(".concList(").append(String.join(", ",
+          case CONC_START -> sb.append(".conc(").append(v).append(", ").append(fields.get(Key.CONC_END)).append(')');
+          case CONC_END, KV_OFFLOAD_BACKEND -> { }
+          case CONC_LIST -> sb.append(".concList(").append(String.join(", ",
               ((List<?>) v).stream().map(String::valueOf).toList())).append(')');
-          case "ep" -> sb.append(".ep(").append(v).append(')');
-          case "pp" -> sb.append(".pp(").append(v).append(')');
-          case "dcp-size" -> sb.append(".dcp(").append(v).append(')');
-          case "pcp-size" -> sb.append(".pcp(").append(v).append(')');
-          case "dp-attn" -> sb.append(".dpAttn()");
-          case "spec-decoding" -> sb.append(".spec(").append(v).append(')');
-          case "router" -> sb.append(".router(").append(((Component) v).name()).append(", ")
+          case EP -> sb.append(".ep(").append(v).append(')');
+          case PP -> sb.append(".pp(").append(v).append(')');
+          case DCP_SIZE -> sb.append(".dcp(").append(v).append(')');
+          case PCP_SIZE -> sb.append(".pcp(").append(v).append(')');
+          case DP_ATTN -> sb.append(".dpAttn()");
+          case SPEC_DECODING -> sb.append(".spec(").append(v).append(')');
+          case ROUTER -> sb.append(".router(").append(((Component) v).name()).append(", ")
               .append(((Component) v).version()).append(')');
-          case "kv-offloading" -> sb.append(v == KvOffloading.NONE ? ".noOffload()"
-              : ".dramOffload(" + ((OffloadBackend) fields.get("kv-offload-backend")).name() + ")");
+          case KV_OFFLOADING -> sb.append(v == KvOffloading.NONE ? ".noOffload()"
+              : ".dramOffload(" + ((OffloadBackend) fields.get(Key.KV_OFFLOAD_BACKEND)).name() + ")");
           default -> sb.append('.').append(k).append('(').append(v).append(')');
         }
       });

@@ -86,7 +86,7 @@ class ExpansionTest {
     Matrix m = fullSweep(c, sweep().build());
     // group concurrencies >= 16: {16, 32, 48, 64} -> targets {64, S[2] = 48}
     List<String> picked = m.rows().stream().filter(MatrixRow::runEval)
-        .map(r -> "tp" + r.tp().getAsInt() + "@" + r.conc().get(0)).toList();
+        .map(r -> "tp" + ((MatrixRow.OnOneNode) r).tp() + "@" + r.conc().get(0)).toList();
     assertThat(picked).containsExactly("tp8@64", "tp4@48");
     assertThat(m.evalRows().get(0).fields()).containsEntry("eval-framework", "lm-eval").containsEntry("eval-suite", "");
     Matrix only = fullSweep(c, sweep().evalMode(EvalMode.SUBSET).build());
@@ -132,10 +132,10 @@ class ExpansionTest {
     Catalog c = Fixtures.catalog(Fixtures.singleNode(8192, "{tp: 8, conc-start: 4, conc-end: 64}",
         "{tp: 4, conc-list: [16, 48, 8]}"));
     Matrix trimmed = fullSweep(c, sweep().trimConc(true).build());
-    assertThat(trimmed.rows()).extracting(r -> r.tp().getAsInt() + "@" + r.conc().get(0) + ":" + r.runEval())
+    assertThat(trimmed.rows()).extracting(r -> ((MatrixRow.OnOneNode) r).tp() + "@" + r.conc().get(0) + ":" + r.runEval())
         .containsExactly("8@4:true", "4@8:true");
     Matrix smoke = fullSweep(c, sweep().evalMode(EvalMode.SMOKE).build());
-    assertThat(smoke.rows()).extracting(r -> r.tp().getAsInt() + "@" + r.conc().get(0) + ":" + r.evalOnly())
+    assertThat(smoke.rows()).extracting(r -> ((MatrixRow.OnOneNode) r).tp() + "@" + r.conc().get(0) + ":" + r.evalOnly())
         .containsExactly("8@4:false", "4@8:false", "8@64:true", "4@48:true");
     Matrix mn = fullSweep(Fixtures.catalog(Fixtures.MULTI_NODE), sweep().trimConc(true).build());
     assertThat(mn.rows()).extracting(MatrixRow::conc).containsExactly(List.of(4));
@@ -302,7 +302,7 @@ class ExpansionTest {
   void aRowBuiltFromFieldsIsCheckedAgainstItsSchema() {
     assertThatThrownBy(() -> MatrixRow.of(Map.of("tp", 8)))
         .isInstanceOf(ValidationException.class)
-        .hasMessageContaining("V61.output-row").hasMessageContaining("image");
+        .hasMessageContaining("[V61.image] image: Field required");
     // a generated row round-trips through its fields
     Matrix m = fullSweep(Fixtures.catalog(Fixtures.singleNode(1024, "{tp: 8, conc-list: [4]}")), sweep().build());
     MatrixRow first = m.rows().get(0);

@@ -32,7 +32,7 @@ class SweepTest {
         .runners(Fixtures.runners())
         .evals(EvalMode.NONE)
         .expand();
-    assertThat(m.rows()).extracting(r -> r.tp().getAsInt() + "@" + r.conc().get(0))
+    assertThat(m.rows()).extracting(r -> ((MatrixRow.OnOneNode) r).tp() + "@" + r.conc().get(0))
         .containsExactly("8@4", "8@8", "8@16", "8@32", "8@64", "4@16", "4@48");
     assertThat(m.get(5).fields()).containsEntry("ep", 4).containsEntry("dp-attn", true)
         .containsEntry("spec-decoding", "mtp").containsEntry("exp-name", "llama_8k1k");

@@ -174,7 +174,7 @@ public final class BenchmarkRun {
     Map<String, Integer> seen = new HashMap<>();
     for (MatrixRow row : matrix.rows()) {
       String runner = options.runner().orElseGet(() -> defaultRunner(runners, row.runner()));
-      LaunchEnv env = EnvProjector.standard().project(io.infx.fleet.MatrixRow.of(row),
+      LaunchEnv env = EnvProjector.standard().project(row,
           RunnerName.of(runner), context);
       int index = points.size() + 1;
       PlannedPoint p = new PlannedPoint(index, row, runner, env, PlannedPoint.Action.RUN, "");
@@ -643,7 +643,7 @@ public final class BenchmarkRun {
 
   /** The eval artifact's name as the reference uploads it ({@code eval_<exp-name>_<RF>}). */
   private static String evalArtifactName(PlannedPoint p) {
-    return io.infx.fleet.ArtifactPlan.of(io.infx.fleet.MatrixRow.of(p.row()), p.resultFilename()).names().stream()
+    return io.infx.fleet.ArtifactPlan.of(p.row(), p.resultFilename()).names().stream()
         .filter(n -> n.startsWith("eval_") && !n.startsWith("eval_server_logs_") && !n.startsWith("eval_gpu_metrics_"))
         .findFirst().orElse("eval_" + p.resultFilename());
   }

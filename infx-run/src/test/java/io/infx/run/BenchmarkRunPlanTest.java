@@ -65,7 +65,7 @@ class BenchmarkRunPlanTest {
 
     RunPlan keyed = plan(RunOptions.builder().addConfigFiles(cfg)
         .selection(Selection.parse(List.of("--config-keys", "b"))));
-    assertThat(keyed.points()).extracting(p -> p.row().isl().getAsInt()).containsExactly(8192);
+    assertThat(keyed.points()).extracting(p -> ((io.infx.matrix.MatrixRow.FixedSeqLen) p.row()).isl()).containsExactly(8192);
 
     assertThatThrownBy(() -> Selection.parse(List.of("--max-conc", "x")))
         .isInstanceOf(UsageException.class).hasMessageContaining("--max-conc");

@@ -23,7 +23,7 @@ import io.infx.client.sim.SimConfig;
 import io.infx.client.sim.SimServer;
 import io.infx.core.InfxException;
 import io.infx.core.launch.LaunchVariable;
-import io.infx.fleet.MatrixRow;
+import io.infx.matrix.MatrixRow;
 import io.infx.fleet.internal.SinkWriter;
 import io.infx.fleet.spi.FailureKind;
 import io.infx.fleet.spi.JobHandle;
@@ -70,11 +70,11 @@ public final class BenchDriver {
 
   /** Why the driver cannot run {@code row}, or empty when it can. */
   public static Optional<String> unsupported(MatrixRow row) {
-    if (row.shape() == MatrixRow.Shape.MULTI_NODE) {
+    if (row.multiNode()) {
       return Optional.of("multi-node rows run through srt-slurm recipes, which infx fleet does not drive yet; "
           + "the bench driver runs single-node fixed-seq-len rows");
     }
-    if (row.isAgentic()) {
+    if (row.agentic()) {
       return Optional.of("AgentX (agentic-coding) rows replay traces (`infx bench agentic`); the bench driver "
           + "runs single-node fixed-seq-len rows");
     }

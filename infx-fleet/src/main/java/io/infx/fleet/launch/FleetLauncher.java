@@ -8,7 +8,7 @@ import io.infx.core.secret.Redactor;
 import io.infx.fleet.ArtifactPlan;
 import io.infx.fleet.EnvProjector;
 import io.infx.fleet.LaunchEnv;
-import io.infx.fleet.MatrixRow;
+import io.infx.matrix.MatrixRow;
 import io.infx.fleet.RunContext;
 import io.infx.fleet.RunnerName;
 import io.infx.fleet.bench.BenchDriver;
@@ -307,7 +307,7 @@ public final class FleetLauncher {
     Path raw = ws.resolve(rf + ".json");
     Optional<Path> rawFile = Optional.empty();
     Optional<Path> agg = Optional.empty();
-    if (status.succeeded() && b.row.isEvalOnly()) {
+    if (status.succeeded() && b.row.evalOnly()) {
       // an eval-only job writes no raw result: meta_env.json and the staged eval output instead
       if (!Files.isRegularFile(ws.resolve("meta_env.json"))) {
         events.fail("verify", FailureKind.RESULT, "meta_env.json was not written by the eval", 1);

@@ -1,7 +1,7 @@
 package io.infx.fleet.spi;
 
 import io.infx.fleet.LaunchEnv;
-import io.infx.fleet.MatrixRow;
+import io.infx.matrix.MatrixRow;
 import io.infx.fleet.RunnerName;
 import io.infx.fleet.bench.ClientSettings;
 import io.infx.fleet.bench.ServerSpec;

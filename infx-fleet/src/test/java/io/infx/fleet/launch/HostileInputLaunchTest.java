@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.infx.core.ValidationException;
-import io.infx.fleet.MatrixRow;
+import io.infx.matrix.MatrixRow;
 import io.infx.fleet.NoLeftoverProcesses;
 import io.infx.fleet.RunContext;
 import io.infx.fleet.RunnerName;
@@ -28,11 +28,11 @@ class HostileInputLaunchTest {
 
   @Test
   void aRowWhoseExpNameEscapesTheOutputDirectoryIsRefusedBeforeAnyWrite() throws Exception {
-    var json = TestRows.singleNode(1024, 128, 2).json();
+    var json = TestRows.json(TestRows.singleNode(1024, 128, 2));
     json.put("model-prefix", "../../escape");
     json.put("exp-name", "../../escape_1k0k");
     Path out = tmp.resolve("out");
-    assertThatThrownBy(() -> FleetLauncher.builder().row(MatrixRow.of(json))
+    assertThatThrownBy(() -> FleetLauncher.builder().row(TestRows.of(json))
         .runner(RunnerName.of("local_0")).workspace(out).launch())
         .isInstanceOf(ValidationException.class)
         .hasMessageContaining("fleet.row.file-name")

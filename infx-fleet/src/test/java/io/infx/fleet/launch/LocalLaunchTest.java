@@ -131,14 +131,14 @@ class LocalLaunchTest {
 
   @Test
   void evalOnlyRowsRunTheEvalInsteadOfTheLoadGenerator() throws Exception {
-    var json = TestRows.singleNode(1024, 128, 2).json();
+    var json = TestRows.json(TestRows.singleNode(1024, 128, 2));
     json.put("eval-only", true);
     json.put("run-eval", true);
     // a stand-in eval tool: asks the launched server, then writes lm-eval-shaped output (two levels deep)
     String evalCmd = "curl -sf \"$OPENAI_BASE_URL/models\" > /dev/null && mkdir -p \"$EVAL_RESULT_DIR/org__m\" && "
         + "printf '{\"lm_eval_version\": \"0.4.9\", \"results\": {\"gsm8k\": {\"exact_match,strict-match\": 0.9}}}' "
         + "> \"$EVAL_RESULT_DIR/org__m/results_t.json\" && printf '{}\\n' > \"$EVAL_RESULT_DIR/org__m/samples_gsm8k_t.jsonl\"";
-    LaunchResult r = FleetLauncher.builder().row(io.infx.fleet.MatrixRow.of(json))
+    LaunchResult r = FleetLauncher.builder().row(io.infx.fleet.TestRows.of(json))
         .runner(RunnerName.of("local_0")).workspace(out)
         .client(io.infx.fleet.bench.ClientSettings.builder()
             .eval(io.infx.fleet.bench.EvalSettings.builder().command(evalCmd).build()).build())
@@ -156,9 +156,9 @@ class LocalLaunchTest {
 
   @Test
   void anEvalToolThatIsNotInstalledFailsTheEvalStep() throws Exception {
-    var json = TestRows.singleNode(1024, 128, 2).json();
+    var json = TestRows.json(TestRows.singleNode(1024, 128, 2));
     json.put("eval-only", true);
-    LaunchResult r = FleetLauncher.builder().row(io.infx.fleet.MatrixRow.of(json))
+    LaunchResult r = FleetLauncher.builder().row(io.infx.fleet.TestRows.of(json))
         .runner(RunnerName.of("local_0")).workspace(out)
         .client(io.infx.fleet.bench.ClientSettings.builder()
             .eval(io.infx.fleet.bench.EvalSettings.builder().command("no-such-eval-tool-xyz --run").build()).build())

@@ -56,10 +56,10 @@ class RealServerEvalTest {
     Assumptions.assumeTrue(onPath("curl") && onPath("jq"), "curl and jq are needed by the eval client; skipping");
     String client = Path.of(RealServerEvalTest.class.getResource("/evals/mini-gsm8k.sh").toURI()).toString();
 
-    var row = TestRows.singleNode(256, 32, 2).json();
+    var row = TestRows.json(TestRows.singleNode(256, 32, 2));
     row.put("eval-only", true);
     row.put("run-eval", true);
-    LaunchResult r = FleetLauncher.builder().row(io.infx.fleet.MatrixRow.of(row))
+    LaunchResult r = FleetLauncher.builder().row(io.infx.fleet.TestRows.of(row))
         .runner(RunnerName.of("local_0")).workspace(out)
         .server(new ServerSpec.Command("exec '" + server + "' -m '" + model + "' -a tiny --host 127.0.0.1 "
             + "--port \"$PORT\" -np 2 -c 4096 -t 1 --no-webui"))

@@ -1,5 +1,6 @@
 package io.infx.matrix.changelog;
 
+import io.infx.matrix.RowField;
 import io.infx.matrix.ScenarioType;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -118,13 +119,13 @@ public final class AppendOnly {
     JsonNode prefill = row.path("prefill");
     JsonNode decode = row.path("decode");
     return Arrays.asList(
-        canon(row.get("model")), canon(row.get("model-prefix")), canon(row.get("precision")),
+        canon(row.get("model")), canon(row.get(RowField.MODEL_PREFIX.key())), canon(row.get("precision")),
         canon(row.get("framework")), canon(row.get("runner")),
         truthy(row.get("disagg")),
         agentic ? "agentic_traces" : "single_turn",
         agentic ? null : canon(row.get("isl")), agentic ? null : canon(row.get("osl")),
         offloadOff ? "off" : "on",
-        agentic ? "" : (row.has("spec-decoding") ? canon(row.get("spec-decoding")) : "\"none\""),
+        agentic ? "" : (row.has(RowField.SPEC_DECODING.key()) ? canon(row.get(RowField.SPEC_DECODING.key())) : "\"none\""),
         prefill.isObject() ? canon(prefill.get("hardware")) : null,
         decode.isObject() ? canon(decode.get("hardware")) : null);
   }

@@ -10,7 +10,11 @@ import io.infx.matrix.changelog.MatrixBackend.Catalogue;
 import io.infx.matrix.EvalMode;
 import io.infx.matrix.changelog.MatrixBackend.Runners;
 import io.infx.matrix.changelog.internal.RawMasters;
-import io.infx.matrix.changelog.internal.RowSchema;
+import io.infx.core.json.Json;
+import io.infx.matrix.RowKind;
+import io.infx.matrix.internal.JsonValues;
+import io.infx.matrix.internal.Row;
+import io.infx.matrix.internal.RowRules;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumSet;
@@ -187,7 +191,7 @@ public final class ChangelogPlanner {
       boolean multi = hasPrefill(row);
       String family = "agentic-coding".equals(row.path("scenario-type").asText(null))
           ? "agentic" : family(row.get("isl"), row.get("osl"));
-      RowSchema schema = pickSchema(row, multi);
+      RowKind schema = pickSchema(row, multi);
       ObjectNode out = serialize(row, schema, "throughput row", problems);
       (multi ? multiNode : singleNode).computeIfAbsent(family, k -> new ArrayList<>()).add(out);
     }
@@ -203,9 +207,9 @@ public final class ChangelogPlanner {
       }
       boolean multi = hasPrefill(row);
       boolean agentic = "agentic-coding".equals(row.path("scenario-type").asText(null));
-      RowSchema schema = multi
-          ? (agentic ? RowSchema.MULTI_NODE_AGENTIC : RowSchema.MULTI_NODE)
-          : (agentic ? RowSchema.SINGLE_NODE_AGENTIC : RowSchema.SINGLE_NODE);
+      RowKind schema = multi
+          ? (agentic ? RowKind.MULTI_NODE_AGENTIC : RowKind.MULTI_NODE)
+          : (agentic ? RowKind.SINGLE_NODE_AGENTIC : RowKind.SINGLE_NODE);
       ObjectNode out = serialize(row, schema, "eval row", problems);
       (multi ? (agentic ? multinodeAgenticEvals : multinodeEvals)
           : (agentic ? agenticEvals : evals)).add(out);
@@ -366,26 +370,34 @@ public final class ChangelogPlanner {
     return p != null && !p.isNull();
   }
 
-  private static RowSchema pickSchema(ObjectNode row, boolean multi) {
-    RowSchema fixed = multi ? RowSchema.MULTI_NODE : RowSchema.SINGLE_NODE;
-    RowSchema agentic = multi ? RowSchema.MULTI_NODE_AGENTIC : RowSchema.SINGLE_NODE_AGENTIC;
-    if (fixed.apply(row).valid()) {
+  /** The schema a planner row is re-serialized through: the fixed-seq one if valid, else agentic. */
+  private static RowKind pickSchema(ObjectNode row, boolean multi) {
+    RowKind fixed = multi ? RowKind.MULTI_NODE : RowKind.SINGLE_NODE;
+    RowKind agentic = multi ? RowKind.MULTI_NODE_AGENTIC : RowKind.SINGLE_NODE_AGENTIC;
+    Row fields = (Row) JsonValues.toJava(row);
+    if (RowRules.check(fields, fixed, true).isEmpty()) {
       return fixed;
     }
-    if (agentic.apply(row).valid()) {
+    if (RowRules.check(fields, agentic, true).isEmpty()) {
       return agentic;
     }
     return row.has("scenario-type") ? agentic : fixed;
   }
 
-  private static ObjectNode serialize(ObjectNode row, RowSchema schema, String what,
+  /**
+   * Rule V72: the row checked against {@code schema} (the field table's rules) and re-serialized in
+   * schema order with defaults; problems are collected, the row is returned as it came then.
+   */
+  private static ObjectNode serialize(ObjectNode row, RowKind schema, String what,
       List<String> problems) {
-    RowSchema.Outcome o = schema.apply(row);
-    if (!o.valid()) {
+    Row fields = (Row) JsonValues.toJava(row);
+    List<RowRules.Problem> found = RowRules.check(fields, schema, true);
+    if (!found.isEmpty()) {
       problems.add(what + " " + row.path("exp-name").asText("?") + " is not a valid "
-          + schema.modelName() + ": " + String.join("; ", o.problems()));
+          + schema.modelName() + ": " + String.join("; ", found.stream().map(RowRules.Problem::render).toList()));
+      return row;
     }
-    return o.row();
+    return Json.mapper().valueToTree(RowRules.schemaForm(fields, schema));
   }
 
   private static boolean truthy(JsonNode n) {

@@ -1,5 +1,6 @@
 package io.infx.matrix.internal;
 
+import io.infx.matrix.RowField;
 import io.infx.matrix.EvalMode;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -66,7 +67,7 @@ public final class Evals {
     if (!"agentic-coding".equals(r.get("scenario-type"))) {
       return null;
     }
-    Object prefix = r.get("model-prefix");
+    Object prefix = r.get(RowField.MODEL_PREFIX.key());
     return prefix == null ? null : VENDOR_EVALS.get(prefix);
   }
 
@@ -114,7 +115,7 @@ public final class Evals {
         continue;
       }
       List<Object> key = java.util.Arrays.asList(e.get("model"), e.get("runner"), e.get("framework"),
-          e.get("precision"), e.get("isl"), e.get("osl"), e.get("spec-decoding"), e.get("dp-attn"));
+          e.get("precision"), e.get("isl"), e.get("osl"), e.get(RowField.SPEC_DECODING.key()), e.get(RowField.DP_ATTN.key()));
       sn.computeIfAbsent(key, k -> new ArrayList<>()).add(i);
     }
     for (List<Integer> group : sn.values()) {
@@ -173,7 +174,7 @@ public final class Evals {
       }
       int conc = Collections.max(e.concValues());
       List<Object> key = java.util.Arrays.asList(e.get("model"), e.get("runner"), e.get("framework"),
-          e.get("precision"), e.get("spec-decoding"), e.get("dp-attn"), e.get("image"));
+          e.get("precision"), e.get(RowField.SPEC_DECODING.key()), e.get(RowField.DP_ATTN.key()), e.get("image"));
       agSn.computeIfAbsent(key, k -> new ArrayList<>()).add(new int[] {i, conc});
     }
     Map<Integer, Integer> picks = new LinkedHashMap<>(); // index -> multi-node eval conc (null for single-node)
@@ -414,14 +415,14 @@ public final class Evals {
       List<Object> t = new ArrayList<>();
       for (String role : List.of("prefill", "decode")) {
         Row w = e.sub(role);
-        t.add(java.util.Arrays.asList(w.get("tp"), w.get("ep"), w.get("dp-attn"), w.get("num-worker")));
+        t.add(java.util.Arrays.asList(w.get("tp"), w.get("ep"), w.get(RowField.DP_ATTN.key()), w.get("num-worker")));
       }
       topology = t;
     } else {
-      topology = java.util.Arrays.asList(e.get("tp"), e.get("ep"), e.get("dp-attn"));
+      topology = java.util.Arrays.asList(e.get("tp"), e.get("ep"), e.get(RowField.DP_ATTN.key()));
     }
-    return java.util.Arrays.asList(e.get("model"), e.get("model-prefix"), e.get("runner"), e.get("framework"),
-        e.get("precision"), e.getOrDefault("spec-decoding", "none"), e.getOrDefault("disagg", false), topology,
+    return java.util.Arrays.asList(e.get("model"), e.get(RowField.MODEL_PREFIX.key()), e.get("runner"), e.get("framework"),
+        e.get("precision"), e.getOrDefault(RowField.SPEC_DECODING.key(), "none"), e.getOrDefault("disagg", false), topology,
         e.get("eval-framework"), e.get("eval-suite"), e.get("isl"), e.get("osl"), conc);
   }
 

@@ -1,5 +1,6 @@
 package io.infx.matrix.internal;
 
+import io.infx.matrix.RowField;
 import io.infx.core.python.PythonRepr;
 import io.infx.core.bind.Origin;
 import io.infx.matrix.Catalog;
@@ -334,11 +335,11 @@ public final class Expansion {
           row.put("require-power", true);
         }
         if (multinode) {
-          row.put("spec-decoding", spec);
+          row.put(RowField.SPEC_DECODING.key(), spec);
           row.put("prefill", pair[0]);
           row.put("decode", pair[1]);
           row.put("conc", conc);
-          row.put("max-model-len", isl + osl + 256);
+          row.put(RowField.MAX_MODEL_LEN.key(), isl + osl + 256);
         } else {
           SingleNodeEntry s = (SingleNodeEntry) entry;
           row.put("tp", s.tp());
@@ -346,10 +347,10 @@ public final class Expansion {
           row.put("dcp-size", s.dcpSize());
           row.put("pcp-size", s.pcpSize());
           row.put("conc", conc);
-          row.put("max-model-len", isl + osl + 256);
+          row.put(RowField.MAX_MODEL_LEN.key(), isl + osl + 256);
           row.put("ep", ep.orElse(1));
-          row.put("dp-attn", s.dpAttn().orElse(false));
-          row.put("spec-decoding", spec);
+          row.put(RowField.DP_ATTN.key(), s.dpAttn().orElse(false));
+          row.put(RowField.SPEC_DECODING.key(), spec);
         }
         recipes(row, entry);
         row.put("exp-name", expName);
@@ -359,7 +360,7 @@ public final class Expansion {
         if (multinode) {
           nodeCount(row, (MultiNodeEntry) entry, where);
         }
-        RowSchema.validate(row, multinode ? io.infx.matrix.RowKind.MULTI_NODE : io.infx.matrix.RowKind.SINGLE_NODE);
+        RowRules.validate(row, multinode ? io.infx.matrix.RowKind.MULTI_NODE : io.infx.matrix.RowKind.SINGLE_NODE);
         out.add(row);
       }
     }
@@ -422,7 +423,7 @@ public final class Expansion {
       Row row = identity(config, runner);
       String expName;
       if (multinode) {
-        row.put("spec-decoding", spec);
+        row.put(RowField.SPEC_DECODING.key(), spec);
         row.put("prefill", pair[0]);
         row.put("decode", pair[1]);
         row.put("conc", List.of(c));
@@ -435,8 +436,8 @@ public final class Expansion {
         row.put("dcp-size", entry.dcpSize());
         row.put("pcp-size", entry.pcpSize());
         row.put("ep", entry.ep().orElse(1));
-        row.put("dp-attn", entry.dpAttn().orElse(false));
-        row.put("spec-decoding", spec);
+        row.put(RowField.DP_ATTN.key(), entry.dpAttn().orElse(false));
+        row.put(RowField.SPEC_DECODING.key(), spec);
         row.put("conc", c);
         expName = code + "_tp" + tp + "_conc" + c + "_" + offloadSuffix
             + (spec.equals("none") ? "" : "_spec-" + spec);
@@ -455,7 +456,7 @@ public final class Expansion {
       if (multinode) {
         nodeCount(row, entry, where);
       }
-      RowSchema.validate(row, multinode ? io.infx.matrix.RowKind.MULTI_NODE_AGENTIC
+      RowRules.validate(row, multinode ? io.infx.matrix.RowKind.MULTI_NODE_AGENTIC
           : io.infx.matrix.RowKind.SINGLE_NODE_AGENTIC);
       out.add(row);
     }
@@ -506,7 +507,7 @@ public final class Expansion {
     if (ep != null && !ep.equals(1)) {
       sb.append("ep").append(ep);
     }
-    if (worker.flag("dp-attn")) {
+    if (worker.flag(RowField.DP_ATTN.key())) {
       sb.append("dpa");
     }
     return sb.toString();
@@ -530,7 +531,7 @@ public final class Expansion {
     Row row = new Row();
     row.put("image", config.image());
     row.put("model", config.model());
-    row.put("model-prefix", config.modelPrefix());
+    row.put(RowField.MODEL_PREFIX.key(), config.modelPrefix());
     row.put("precision", config.precision());
     row.put("framework", config.framework());
     row.put("runner", runner);
@@ -578,16 +579,17 @@ public final class Expansion {
     Row r = new Row();
     Collection<String> order = w.keys().isEmpty() ? canonicalWorkerKeys(w) : w.keys();
     for (String k : order) {
-      switch (k) {
-        case "num-worker" -> r.put(k, w.numWorker());
-        case "tp" -> r.put(k, w.tp());
-        case "ep" -> r.put(k, w.ep());
-        case "dp-attn" -> r.put(k, w.dpAttn());
-        case "pp" -> r.put(k, w.pp());
-        case "dcp-size" -> r.put(k, w.dcpSize());
-        case "pcp-size" -> r.put(k, w.pcpSize());
-        case "hardware" -> r.put(k, w.hardware().orElse(null));
-        case "additional-settings" -> r.put(k, w.additionalSettings().map(List::copyOf).orElse(null));
+      RowField f = RowField.ofKey(k).orElseThrow(() -> new IllegalStateException("unexpected worker key " + k));
+      switch (f) {
+        case NUM_WORKER -> r.put(k, w.numWorker());
+        case TP -> r.put(k, w.tp());
+        case EP -> r.put(k, w.ep());
+        case DP_ATTN -> r.put(k, w.dpAttn());
+        case PP -> r.put(k, w.pp());
+        case DCP_SIZE -> r.put(k, w.dcpSize());
+        case PCP_SIZE -> r.put(k, w.pcpSize());
+        case HARDWARE -> r.put(k, w.hardware().orElse(null));
+        case ADDITIONAL_SETTINGS -> r.put(k, w.additionalSettings().map(List::copyOf).orElse(null));
         default -> throw new IllegalStateException("unexpected worker key " + k);
       }
     }
@@ -598,7 +600,7 @@ public final class Expansion {
   }
 
   private static List<String> canonicalWorkerKeys(WorkerShape w) {
-    List<String> keys = new ArrayList<>(List.of("num-worker", "tp", "ep", "dp-attn"));
+    List<String> keys = new ArrayList<>(List.of("num-worker", "tp", "ep", RowField.DP_ATTN.key()));
     if (w.pp() != 1) {
       keys.add("pp");
     }

@@ -1,6 +1,5 @@
 package io.infx.run.internal;
 
-import io.infx.fleet.MatrixRow;
 import io.infx.fleet.RunContext;
 import io.infx.fleet.RunnerName;
 import io.infx.fleet.bench.ClientSettings;
@@ -112,7 +111,7 @@ public final class FleetPointLauncher implements PointLauncher {
       readiness = l.startupTimeout();
     }
     LaunchResult r = FleetLauncher.builder()
-        .row(MatrixRow.of(point.row()))
+        .row(point.row())
         .runner(RunnerName.of(point.runner()))
         .workspace(workDir)
         .context(context)

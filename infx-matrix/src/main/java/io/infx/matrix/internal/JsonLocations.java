@@ -1,4 +1,4 @@
-package io.infx.fleet.internal;
+package io.infx.matrix.internal;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonPointer;
