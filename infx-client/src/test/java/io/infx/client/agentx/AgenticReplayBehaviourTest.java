@@ -35,8 +35,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Replay semantics against the embedded simulator, with tolerances that hold on a loaded 2-core
- * CI machine (never early; at most a quarter second late). Tight figures are measured by
- * {@code benchmarks/} (see docs/performance.md).
+ * CI machine (never early; at most a quarter second late). The exact schedule is tested on a
+ * virtual clock ({@code internal.ReplayScheduleTest}); these wall-clock tests check that it holds
+ * on the system clock, over HTTP. Tight figures are measured by {@code benchmarks/} (see
+ * docs/performance.md).
  */
 class AgenticReplayBehaviourTest {
 
