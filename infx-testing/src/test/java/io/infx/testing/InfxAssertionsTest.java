@@ -89,7 +89,7 @@ class InfxAssertionsTest {
   @Test
   void allRowsSatisfyPassesWhenEveryRowDoes() {
     InfxAssertions.assertThat(matrix()).hasRowCount(2)
-        .allRowsSatisfy(row -> assertThat(row.tp()).hasValue(8))
+        .allRowsSatisfy(row -> assertThat(((io.infx.matrix.MatrixRow.OnOneNode) row).tp()).isEqualTo(8))
         .allRowsMatch(row -> row.precision().equals("fp8"), "precision fp8");
   }
 

@@ -40,7 +40,7 @@ class InfxGeneratorsTest {
       Matrix m = Generator.fullSweep(catalog, RUNNERS, FullSweepOptions.defaults());
       InfxAssertions.assertThat(m).isNotEmpty()
           .allRowsSatisfy(row -> assertThat(row.runner()).isEqualTo(c.runner()))
-          .allRowsMatch(row -> row.tp().orElseThrow() <= InfxGenerators.gpusPerNode(RUNNERS, c.runner()),
+          .allRowsMatch(row -> ((io.infx.matrix.MatrixRow.OnOneNode) row).tp() <= InfxGenerators.gpusPerNode(RUNNERS, c.runner()),
               "tp fits the runner's node");
       // every conc-list value appears as a row concurrency (ranges expand by doubling from conc-start)
       List<Integer> concs = m.rows().stream().flatMap(r -> r.conc().stream()).toList();
