@@ -80,7 +80,7 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
   private int resends;
   Consumer<StreamExchange> resender;
   ReuseGuard reuseGuard;
-  private SocketAddress localAddress;
+  private volatile SocketAddress localAddress;
   private boolean connectionReused;
   // wire timestamps of the current attempt (NONE until seen)
   private volatile long bodyStartNanos = RequestRecord.NONE;
@@ -535,6 +535,10 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
     Future<RequestRecord> f = future;
     if (f != null) {
       f.cancel(true);
+    }
+    // the cancel alone may leave a stalled stream's connection leased (see ReuseGuard#abort)
+    if (reuseGuard != null) {
+      reuseGuard.abort(localAddress);
     }
     finish(System.nanoTime(), new RequestFailure(FailureClass.TIMEOUT, why, status, ""), false);
   }

@@ -111,6 +111,43 @@ class StreamingClientSimTest {
     }
   }
 
+  /**
+   * A request the client gives up on (idle deadline on a stalled stream) must give its connection
+   * back: with a pool of one, a leaked lease made every later request wait for a connection and
+   * fail as "no response head" without ever reaching the server — failures over-counted against
+   * the faults the server injected (ServeBenchmarkSimTest saw 27 failures for 21 faults).
+   */
+  @Test
+  void aTimedOutStallFreesItsConnectionForTheNextRequest() throws Exception {
+    // seeded draws by arrival number: about every other request stalls, some after a completed
+    // request, i.e. on a kept-alive connection
+    Faults f = Faults.builder().rate(0.5).putWeights(Faults.Kind.STALL, 1.0)
+        .stall(Duration.ofSeconds(30)).build();
+    int n = 6;
+    try (SimServer sim = SimServer.start(SimConfig.builder().faults(f).seed(3).build());
+        StreamingClient client = StreamingClient.create(ClientOptions.builder()
+            .baseUri(sim.baseUri()).maxConnections(1)
+            .deadlines(Deadlines.builder().connect(Duration.ofSeconds(5))
+                .firstByte(Duration.ofSeconds(5)).idle(Duration.ofSeconds(1))
+                .total(Duration.ofSeconds(20)).build())
+            .build())) {
+      List<RequestRecord> records = new ArrayList<>();
+      for (int i = 0; i < n; i++) {
+        records.add(client.send(completion("stall " + i, 8)).get(30, TimeUnit.SECONDS));
+      }
+      long stalls = sim.stats().faults().get(Faults.Kind.STALL);
+      assertThat(stalls).as("stalls injected (the scenario needs several)").isGreaterThanOrEqualTo(2);
+      assertThat(sim.stats().requestsReceived()).as("requests that reached the server")
+          .isEqualTo(n);
+      assertThat(records).allSatisfy(r -> assertThat(r.requestId()).as(r.toString()).isPresent());
+      assertThat(records.stream().filter(r -> !r.success()))
+          .as("failures: exactly the stalled requests, each a timeout")
+          .hasSize((int) stalls)
+          .allSatisfy(r -> assertThat(r.failure().orElseThrow().kind())
+              .isEqualTo(FailureClass.TIMEOUT));
+    }
+  }
+
   @Test
   void aStallLongerThanTwoSecondsIsKeptExactlyInTheChunkTimes() throws Exception {
     Faults f = Faults.builder().rate(1).putWeights(Faults.Kind.STALL, 1.0)

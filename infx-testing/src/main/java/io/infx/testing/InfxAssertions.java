@@ -9,7 +9,7 @@ import io.infx.matrix.Matrix;
  * <pre>{@code
  * ValidationException e = catchThrowableOfType(ValidationException.class, () -> Catalog.load(files));
  * InfxAssertions.assertThat(e).hasViolation("V13.positive-size").at("acme.yaml", 16, 29);
- * InfxAssertions.assertThat(matrix).allRowsSatisfy(row -> assertThat(row.tp()).hasValue(8));
+ * InfxAssertions.assertThat(matrix).allRowsSatisfy(row -> assertThat(row.precision()).isEqualTo("fp8"));
  * }</pre>
  */
 public final class InfxAssertions {

@@ -10,6 +10,7 @@ import io.infx.matrix.Catalog;
 import io.infx.matrix.FullSweepOptions;
 import io.infx.matrix.Generator;
 import io.infx.matrix.Matrix;
+import io.infx.matrix.MatrixRow;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -89,7 +90,8 @@ class InfxAssertionsTest {
   @Test
   void allRowsSatisfyPassesWhenEveryRowDoes() {
     InfxAssertions.assertThat(matrix()).hasRowCount(2)
-        .allRowsSatisfy(row -> assertThat(((io.infx.matrix.MatrixRow.OnOneNode) row).tp()).isEqualTo(8))
+        .allRowsSatisfy(row -> assertThat(row).isInstanceOfSatisfying(MatrixRow.OnOneNode.class,
+            n -> assertThat(n.tp()).isEqualTo(8)))
         .allRowsMatch(row -> row.precision().equals("fp8"), "precision fp8");
   }
 

@@ -9,6 +9,7 @@ import io.infx.matrix.Catalog;
 import io.infx.matrix.FullSweepOptions;
 import io.infx.matrix.Generator;
 import io.infx.matrix.Matrix;
+import io.infx.matrix.MatrixRow;
 import io.infx.matrix.runners.RunnerInventory;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,7 +41,8 @@ class InfxGeneratorsTest {
       Matrix m = Generator.fullSweep(catalog, RUNNERS, FullSweepOptions.defaults());
       InfxAssertions.assertThat(m).isNotEmpty()
           .allRowsSatisfy(row -> assertThat(row.runner()).isEqualTo(c.runner()))
-          .allRowsMatch(row -> ((io.infx.matrix.MatrixRow.OnOneNode) row).tp() <= InfxGenerators.gpusPerNode(RUNNERS, c.runner()),
+          .allRowsMatch(row -> row instanceof MatrixRow.OnOneNode n
+              && n.tp() <= InfxGenerators.gpusPerNode(RUNNERS, c.runner()),
               "tp fits the runner's node");
       // every conc-list value appears as a row concurrency (ranges expand by doubling from conc-start)
       List<Integer> concs = m.rows().stream().flatMap(r -> r.conc().stream()).toList();

@@ -11,6 +11,7 @@ import org.apache.hc.core5.http.HttpRequest;
 import org.apache.hc.core5.http.HttpResponse;
 import org.apache.hc.core5.http.impl.DefaultConnectionReuseStrategy;
 import org.apache.hc.core5.http.protocol.HttpContext;
+import org.apache.hc.core5.io.CloseMode;
 import org.apache.hc.core5.reactor.IOSession;
 import org.apache.hc.core5.reactor.IOSessionListener;
 
@@ -40,6 +41,7 @@ public final class ReuseGuard implements ConnectionReuseStrategy, IOSessionListe
   private final ConnectionReuseStrategy base = DefaultConnectionReuseStrategy.INSTANCE;
   private final ConcurrentHashMap<String, SocketAddress> sessions = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<SocketAddress, Long> idleSince = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<SocketAddress, IOSession> open = new ConcurrentHashMap<>();
   private volatile boolean serverClosesIdle;
   private volatile boolean shuttingDown;
 
@@ -97,6 +99,22 @@ public final class ReuseGuard implements ConnectionReuseStrategy, IOSessionListe
     SocketAddress local = session.getLocalAddress();
     if (local != null) {
       sessions.put(session.getId(), local);
+      open.put(local, session);
+    }
+  }
+
+  /**
+   * Closes the connection with this local address at once (the client gave up on its exchange,
+   * e.g. an idle or total deadline). Cancelling the exchange's future alone does not always free
+   * the connection: on a kept-alive connection whose server stalls mid-stream, HttpClient 5.6 kept
+   * the pool slot leased until the server resumed and finished the response, so with a pool sized
+   * to the concurrency every later request waited for a slot and timed out without being sent.
+   * No-op for an unknown or already closed connection.
+   */
+  public void abort(SocketAddress local) {
+    IOSession s = local == null ? null : open.get(local);
+    if (s != null) {
+      s.close(CloseMode.IMMEDIATE);
     }
   }
 
@@ -106,6 +124,7 @@ public final class ReuseGuard implements ConnectionReuseStrategy, IOSessionListe
     if (local == null) {
       return;
     }
+    open.remove(local, session);
     Long since = idleSince.remove(local);
     if (since != null && !shuttingDown && System.nanoTime() - since < CLOSE_WINDOW_NANOS) {
       serverClosesIdle = true;

@@ -116,6 +116,9 @@ public final class RowRules {
     for (Slot s : slots) {
       String k = s.name();
       Object v = in.get(k);
+      if (v != null && plainlyValid(v, s.type())) {
+        continue; // the common case: no problem, so no pointer or path strings to build
+      }
       String ptr = pointer + "/" + k;
       String pth = path + k;
       if (v == null && (!in.containsKey(k) || (s.presence() != Presence.REQUIRED
@@ -129,6 +132,37 @@ public final class RowRules {
       }
       value(v, s, ptr, pth, p);
     }
+  }
+
+  /** A fast yes for well-typed scalar values; {@code false} means "check in full". */
+  private static boolean plainlyValid(Object v, Type t) {
+    return switch (t) {
+      case TEXT -> v instanceof String;
+      case NON_EMPTY_TEXT -> v instanceof String str && !str.isEmpty();
+      case INT -> v instanceof Integer;
+      case POSITIVE_INT -> v instanceof Integer i && i > 0;
+      case NON_NEGATIVE_INT -> v instanceof Integer i && i >= 0;
+      case BOOL -> v instanceof Boolean;
+      case FALSE -> Boolean.FALSE.equals(v);
+      case SPEC_DECODING -> v instanceof String str && SPEC.contains(str);
+      case KV_OFFLOADING -> v instanceof String str && KV.contains(str);
+      case INT_OR_INT_LIST -> v instanceof Integer || allOf(v, Integer.class);
+      case INT_LIST -> allOf(v, Integer.class);
+      case TEXT_LIST_OR_NULL -> allOf(v, String.class);
+      default -> false;
+    };
+  }
+
+  private static boolean allOf(Object v, Class<?> type) {
+    if (!(v instanceof List<?> l)) {
+      return false;
+    }
+    for (Object x : l) {
+      if (!type.isInstance(x)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static boolean has(List<Slot> slots, String k) {
