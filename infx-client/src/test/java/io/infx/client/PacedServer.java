@@ -9,7 +9,9 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -33,6 +35,7 @@ final class PacedServer implements AutoCloseable {
   private final long firstTokenNanos;
   private final int tokensPerChunk;
   private final Usage usage;
+  private final List<long[]> spans = new CopyOnWriteArrayList<>();
 
   PacedServer(long paceNanos, long firstTokenNanos, int tokensPerChunk, Usage usage)
       throws java.io.IOException {
@@ -44,6 +47,16 @@ final class PacedServer implements AutoCloseable {
     Thread t = new Thread(this::serve, "paced-server");
     t.setDaemon(true);
     t.start();
+  }
+
+  /**
+   * Per finished request, in completion order, what the server actually did on its own clock:
+   * {@code {first chunk written, last token chunk written, tokens after the first chunk}} (ns,
+   * ns, tokens). On a loaded machine a chunk can be written later than its due time; this is the
+   * schedule the client really saw, so tests take their truth from it rather than the pace.
+   */
+  List<long[]> spans() {
+    return List.copyOf(spans);
   }
 
   URI uri() {
@@ -90,6 +103,9 @@ final class PacedServer implements AutoCloseable {
           + "Transfer-Encoding: chunked\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
       out.flush();
       int sent = 0;
+      long firstWritten = 0;
+      long lastWritten = 0;
+      int firstChunkTokens = 0;
       while (sent < n) {
         int k = Math.min(tokensPerChunk, n - sent);
         StringBuilder text = new StringBuilder();
@@ -103,10 +119,16 @@ final class PacedServer implements AutoCloseable {
             ? ",\"usage\":{\"prompt_tokens\":4,\"completion_tokens\":" + sent + "}" : "";
         chunk(out, "data: {\"choices\":[{\"index\":0,\"text\":\"" + text + "\"}]" + usageJson
             + "}\n\n");
+        lastWritten = System.nanoTime();
+        if (firstChunkTokens == 0) {
+          firstWritten = lastWritten;
+          firstChunkTokens = k;
+        }
       }
       chunk(out, "data: [DONE]\n\n");
       out.write("0\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
       out.flush();
+      spans.add(new long[] {firstWritten, lastWritten, n - firstChunkTokens});
     } catch (java.io.IOException | InterruptedException e) {
       // the client went away
     }
