@@ -10,7 +10,7 @@ var matrix = Generator.fullSweep(catalog, runners,
     FullSweepOptions.builder().singleNode(true).multiNode(false).maxConc(16).build());
 
 System.out.println(catalog.keys() + " → " + matrix.size() + " single-node rows with conc ≤ 16");
-for (MatrixRow r : matrix) System.out.println("  " + r.expName() + "  tp=" + r.tp().getAsInt() + "  conc=" + r.conc() + "  runner=" + r.runner());
+for (MatrixRow r : matrix) System.out.println("  " + r.expName() + "  tp=" + (r instanceof MatrixRow.OnOneNode one ? one.tp() : "-") + "  conc=" + r.conc() + "  runner=" + r.runner());
 
 // The same rows as `infx generate` prints them:
 System.out.println(matrix.get(0).toJson());
