@@ -40,6 +40,7 @@ for c in $CONCS; do
     mark=$(wc -l <"$LOG")
     "$INFX" bench serve --backend "$BACKEND" "${common[@]}" --num-prompts "$N" \
       --max-concurrency "$c" --tokenizer "$RS/tokenizer/tokenizer.json" --disable-tqdm \
+      --random-input-len-basis client \
       --result-filename "infx-c$c-$r.json" >/dev/null 2>&1 || true
     echo "c=$c rep=$r infx   ttft/tpot/e2el/completed: $(field "$OUT/infx-c$c-$r.json") server prompt ms: $(server_prompt "$mark")"
   done
