@@ -50,77 +50,122 @@ import java.util.OptionalInt;
 public abstract sealed class MatrixRow permits MatrixRow.SingleNode, MatrixRow.MultiNode,
     MatrixRow.SingleNodeAgentic, MatrixRow.MultiNodeAgentic {
 
+  // The facets read their fields here, once, for every kind they permit (the casts are safe: the
+  // facets are sealed to MatrixRow's own subclasses); a kind overrides only where it differs.
+
   /** Rows that run one fixed input/output sequence length. */
   public sealed interface FixedSeqLen permits SingleNode, MultiNode {
     /** Input sequence length, tokens. */
-    int isl();
+    default int isl() {
+      return ((MatrixRow) this).integer(RowField.ISL);
+    }
 
     /** Output sequence length, tokens. */
-    int osl();
+    default int osl() {
+      return ((MatrixRow) this).integer(RowField.OSL);
+    }
 
     /** The engine's context limit, tokens. */
-    int maxModelLen();
+    default int maxModelLen() {
+      return ((MatrixRow) this).integer(RowField.MAX_MODEL_LEN);
+    }
 
     /** Whether power is sampled ({@code require-power}, default false). */
-    boolean requirePower();
+    default boolean requirePower() {
+      return ((MatrixRow) this).flag(RowField.REQUIRE_POWER);
+    }
   }
 
   /** AgentX rows: trace replay for a duration. */
   public sealed interface Agentic permits SingleNodeAgentic, MultiNodeAgentic {
     /** {@code kv-offloading}: {@code none} or {@code dram}. */
-    String kvOffloading();
+    default String kvOffloading() {
+      return ((MatrixRow) this).text(RowField.KV_OFFLOADING);
+    }
 
     /** {@code kv-offload-backend}, present exactly when offloading is on. */
-    Optional<RowComponent> kvOffloadBackend();
+    default Optional<RowComponent> kvOffloadBackend() {
+      return ((MatrixRow) this).component(RowField.KV_OFFLOAD_BACKEND);
+    }
 
     /** CPU DRAM budget for KV offload, GB ({@code >= 0}). */
-    int totalCpuDramGb();
+    default int totalCpuDramGb() {
+      return ((MatrixRow) this).integer(RowField.TOTAL_CPU_DRAM_GB);
+    }
 
     /** Replay duration, seconds. */
-    int duration();
+    default int duration() {
+      return ((MatrixRow) this).integer(RowField.DURATION);
+    }
 
     /** {@code scenario-type}, {@code agentic-coding}. */
-    String scenarioType();
+    default String scenarioType() {
+      return ((MatrixRow) this).text(RowField.SCENARIO_TYPE);
+    }
   }
 
   /** Rows served by one engine instance on one node. */
   public sealed interface OnOneNode permits SingleNode, SingleNodeAgentic {
     /** Tensor parallel size. */
-    int tp();
+    default int tp() {
+      return ((MatrixRow) this).integer(RowField.TP);
+    }
 
     /** Pipeline parallel size ({@code pp}, > 0). */
-    int pp();
+    default int pp() {
+      return ((MatrixRow) this).integer(RowField.PP);
+    }
 
     /** Decode context parallel size ({@code dcp-size}, > 0, divides {@code tp}). */
-    int dcpSize();
+    default int dcpSize() {
+      return ((MatrixRow) this).integer(RowField.DCP_SIZE);
+    }
 
     /** Prefill context parallel size ({@code pcp-size}, > 0). */
-    int pcpSize();
+    default int pcpSize() {
+      return ((MatrixRow) this).integer(RowField.PCP_SIZE);
+    }
 
     /** Expert parallel size ({@code ep}). */
-    int ep();
+    default int ep() {
+      return ((MatrixRow) this).integer(RowField.EP);
+    }
 
     /** Data-parallel attention ({@code dp-attn}). */
-    boolean dpAttn();
+    default boolean dpAttn() {
+      return ((MatrixRow) this).flag(RowField.DP_ATTN);
+    }
   }
 
   /** Rows with prefill and decode workers over several nodes. */
   public sealed interface OnManyNodes permits MultiNode, MultiNodeAgentic {
     /** {@code node-count}, > 0. */
-    int nodeCount();
+    default int nodeCount() {
+      return ((MatrixRow) this).integer(RowField.NODE_COUNT);
+    }
 
-    RowWorker prefill();
+    default RowWorker prefill() {
+      return ((MatrixRow) this).worker(RowField.PREFILL);
+    }
 
-    RowWorker decode();
+    default RowWorker decode() {
+      return ((MatrixRow) this).worker(RowField.DECODE);
+    }
 
     /** Prefill/decode disaggregation ({@code disagg}). */
-    boolean disagg();
+    default boolean disagg() {
+      return ((MatrixRow) this).flag(RowField.DISAGG);
+    }
 
     /** {@code kv-p2p-transfer}, the transfer engine (required when {@link #disagg()}). */
-    Optional<String> kvP2pTransfer();
+    default Optional<String> kvP2pTransfer() {
+      return ((MatrixRow) this).optionalText(RowField.KV_P2P_TRANSFER);
+    }
 
     /** {@code eval-conc}: the concurrency an eval-only job runs at. */
-    OptionalInt evalConc();
+    default OptionalInt evalConc() {
+      return ((MatrixRow) this).get(RowField.EVAL_CONC).map(v -> OptionalInt.of((Integer) v)).orElse(OptionalInt.empty());
+    }
 
     /** {@code eval-all-concs}: an eval-only job evaluates every concurrency of the row. */
     boolean evalAllConcs();
@@ -519,56 +564,6 @@ public abstract sealed class MatrixRow permits MatrixRow.SingleNode, MatrixRow.M
     public RowKind kind() {
       return RowKind.SINGLE_NODE;
     }
-
-    @Override
-    public int isl() {
-      return integer(RowField.ISL);
-    }
-
-    @Override
-    public int osl() {
-      return integer(RowField.OSL);
-    }
-
-    @Override
-    public int maxModelLen() {
-      return integer(RowField.MAX_MODEL_LEN);
-    }
-
-    @Override
-    public boolean requirePower() {
-      return flag(RowField.REQUIRE_POWER);
-    }
-
-    @Override
-    public int tp() {
-      return integer(RowField.TP);
-    }
-
-    @Override
-    public int pp() {
-      return integer(RowField.PP);
-    }
-
-    @Override
-    public int dcpSize() {
-      return integer(RowField.DCP_SIZE);
-    }
-
-    @Override
-    public int pcpSize() {
-      return integer(RowField.PCP_SIZE);
-    }
-
-    @Override
-    public int ep() {
-      return integer(RowField.EP);
-    }
-
-    @Override
-    public boolean dpAttn() {
-      return flag(RowField.DP_ATTN);
-    }
   }
 
   /** A multi-node fixed-seq-len row ({@code MultiNodeMatrixEntry}). */
@@ -580,56 +575,6 @@ public abstract sealed class MatrixRow permits MatrixRow.SingleNode, MatrixRow.M
     @Override
     public RowKind kind() {
       return RowKind.MULTI_NODE;
-    }
-
-    @Override
-    public int isl() {
-      return integer(RowField.ISL);
-    }
-
-    @Override
-    public int osl() {
-      return integer(RowField.OSL);
-    }
-
-    @Override
-    public int maxModelLen() {
-      return integer(RowField.MAX_MODEL_LEN);
-    }
-
-    @Override
-    public boolean requirePower() {
-      return flag(RowField.REQUIRE_POWER);
-    }
-
-    @Override
-    public int nodeCount() {
-      return integer(RowField.NODE_COUNT);
-    }
-
-    @Override
-    public RowWorker prefill() {
-      return worker(RowField.PREFILL);
-    }
-
-    @Override
-    public RowWorker decode() {
-      return worker(RowField.DECODE);
-    }
-
-    @Override
-    public boolean disagg() {
-      return flag(RowField.DISAGG);
-    }
-
-    @Override
-    public Optional<String> kvP2pTransfer() {
-      return optionalText(RowField.KV_P2P_TRANSFER);
-    }
-
-    @Override
-    public OptionalInt evalConc() {
-      return get(RowField.EVAL_CONC).map(v -> OptionalInt.of((Integer) v)).orElse(OptionalInt.empty());
     }
 
     @Override
@@ -648,61 +593,6 @@ public abstract sealed class MatrixRow permits MatrixRow.SingleNode, MatrixRow.M
     public RowKind kind() {
       return RowKind.SINGLE_NODE_AGENTIC;
     }
-
-    @Override
-    public String kvOffloading() {
-      return text(RowField.KV_OFFLOADING);
-    }
-
-    @Override
-    public Optional<RowComponent> kvOffloadBackend() {
-      return component(RowField.KV_OFFLOAD_BACKEND);
-    }
-
-    @Override
-    public int totalCpuDramGb() {
-      return integer(RowField.TOTAL_CPU_DRAM_GB);
-    }
-
-    @Override
-    public int duration() {
-      return integer(RowField.DURATION);
-    }
-
-    @Override
-    public String scenarioType() {
-      return text(RowField.SCENARIO_TYPE);
-    }
-
-    @Override
-    public int tp() {
-      return integer(RowField.TP);
-    }
-
-    @Override
-    public int pp() {
-      return integer(RowField.PP);
-    }
-
-    @Override
-    public int dcpSize() {
-      return integer(RowField.DCP_SIZE);
-    }
-
-    @Override
-    public int pcpSize() {
-      return integer(RowField.PCP_SIZE);
-    }
-
-    @Override
-    public int ep() {
-      return integer(RowField.EP);
-    }
-
-    @Override
-    public boolean dpAttn() {
-      return flag(RowField.DP_ATTN);
-    }
   }
 
   /** A multi-node AgentX row ({@code MultiNodeAgenticMatrixEntry}). */
@@ -714,61 +604,6 @@ public abstract sealed class MatrixRow permits MatrixRow.SingleNode, MatrixRow.M
     @Override
     public RowKind kind() {
       return RowKind.MULTI_NODE_AGENTIC;
-    }
-
-    @Override
-    public String kvOffloading() {
-      return text(RowField.KV_OFFLOADING);
-    }
-
-    @Override
-    public Optional<RowComponent> kvOffloadBackend() {
-      return component(RowField.KV_OFFLOAD_BACKEND);
-    }
-
-    @Override
-    public int totalCpuDramGb() {
-      return integer(RowField.TOTAL_CPU_DRAM_GB);
-    }
-
-    @Override
-    public int duration() {
-      return integer(RowField.DURATION);
-    }
-
-    @Override
-    public String scenarioType() {
-      return text(RowField.SCENARIO_TYPE);
-    }
-
-    @Override
-    public int nodeCount() {
-      return integer(RowField.NODE_COUNT);
-    }
-
-    @Override
-    public RowWorker prefill() {
-      return worker(RowField.PREFILL);
-    }
-
-    @Override
-    public RowWorker decode() {
-      return worker(RowField.DECODE);
-    }
-
-    @Override
-    public boolean disagg() {
-      return flag(RowField.DISAGG);
-    }
-
-    @Override
-    public Optional<String> kvP2pTransfer() {
-      return optionalText(RowField.KV_P2P_TRANSFER);
-    }
-
-    @Override
-    public OptionalInt evalConc() {
-      return get(RowField.EVAL_CONC).map(v -> OptionalInt.of((Integer) v)).orElse(OptionalInt.empty());
     }
 
     /** Set by the generator's eval marking only (not a field of the reference model). */
