@@ -17,6 +17,7 @@ REPS=${1:-3}; N=${2:-48}; CONCS=${3:-"1 4 16"}; ISL=${4:-256}; OSL=${5:-64}
 PORT=${PORT:-18290}
 ENDPOINT=${ENDPOINT:-/v1/chat/completions}
 INFX=${INFX:-$ROOT/infx}  # another build's launcher, e.g. a copy that edits here cannot rebuild
+read -r -a INFX_ARGS <<<"${INFX_ARGS:-}"  # extra bench serve options, e.g. INFX_ARGS="--io-threads 1"
 BACKEND=openai-chat; [ "$ENDPOINT" = /v1/completions ] && BACKEND=openai
 OUT=$(mktemp -d /tmp/infx-llama-vs-python.XXXX)
 export INFX_REALSERVER_STATE="$OUT/state"
@@ -40,7 +41,7 @@ for c in $CONCS; do
     mark=$(wc -l <"$LOG")
     "$INFX" bench serve --backend "$BACKEND" "${common[@]}" --num-prompts "$N" \
       --max-concurrency "$c" --tokenizer "$RS/tokenizer/tokenizer.json" --disable-tqdm \
-      --random-input-len-basis client \
+      --random-input-len-basis client ${INFX_ARGS[@]+"${INFX_ARGS[@]}"} \
       --result-filename "infx-c$c-$r.json" >/dev/null 2>&1 || true
     echo "c=$c rep=$r infx   ttft/tpot/e2el/completed: $(field "$OUT/infx-c$c-$r.json") server prompt ms: $(server_prompt "$mark")"
   done
