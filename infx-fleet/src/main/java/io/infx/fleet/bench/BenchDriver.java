@@ -21,6 +21,7 @@ import io.infx.client.BodyOptions;
 import io.infx.client.ServeJob;
 import io.infx.client.sim.SimConfig;
 import io.infx.client.sim.SimServer;
+import io.infx.core.ErrorKind;
 import io.infx.core.InfxException;
 import io.infx.core.launch.LaunchVariable;
 import io.infx.matrix.MatrixRow;
@@ -94,7 +95,7 @@ public final class BenchDriver {
     try {
       return Math.multiplyExact(per, conc);
     } catch (ArithmeticException e) {
-      throw new InfxException("input", "CONC " + conc + " × " + per + " " + what
+      throw new InfxException(ErrorKind.INPUT, "CONC " + conc + " × " + per + " " + what
           + " exceeds the largest request count (2147483647)");
     }
   }
@@ -282,6 +283,6 @@ public final class BenchDriver {
 
   private static String require(Map<String, String> env, LaunchVariable v) {
     return v.in(env).filter(s -> !s.isBlank()).orElseThrow(() ->
-        new InfxException("env", "environment variable " + v + " is missing or empty"));
+        new InfxException(ErrorKind.ENV, "environment variable " + v + " is missing or empty"));
   }
 }

@@ -1,5 +1,6 @@
 package io.infx.fleet.routing;
 
+import io.infx.core.ErrorKind;
 import io.infx.core.InfxException;
 import io.infx.fleet.RunnerName;
 import io.infx.matrix.runners.Cluster;
@@ -51,15 +52,15 @@ public final class ClusterLabelRouter implements FleetRouter {
       return Optional.empty();
     }
     if (labels.size() > 1) {
-      throw new InfxException("routing", "runner '" + runner + "' is listed under several clusters: " + labels);
+      throw new InfxException(ErrorKind.ROUTING, "runner '" + runner + "' is listed under several clusters: " + labels);
     }
     String label = labels.get(0);
     String id = label.substring(RunnerInventory.CLUSTER_PREFIX.length());
     Cluster c = inventory.clusterOf(label).orElseThrow(() ->
-        new InfxException("routing", "label '" + label + "' names no clusters." + id + " record"));
+        new InfxException(ErrorKind.ROUTING, "label '" + label + "' names no clusters." + id + " record"));
     String adapter = schedulerToAdapter.get(c.scheduler());
     if (adapter == null) {
-      throw new InfxException("routing", "cluster '" + id + "' uses scheduler '" + c.scheduler()
+      throw new InfxException(ErrorKind.ROUTING, "cluster '" + id + "' uses scheduler '" + c.scheduler()
           + "', which no adapter serves (known: " + schedulerToAdapter.keySet() + ")");
     }
     return Optional.of(new FleetBinding(adapter, runner, Optional.of(id), Optional.of(c),

@@ -1,5 +1,6 @@
 package io.infx.run.internal;
 
+import io.infx.core.ErrorKind;
 import io.infx.fleet.RunContext;
 import io.infx.fleet.RunnerName;
 import io.infx.fleet.bench.ClientSettings;
@@ -173,7 +174,7 @@ public final class FleetPointLauncher implements PointLauncher {
     try {
       return Math.multiplyExact(per, conc);
     } catch (ArithmeticException e) {
-      throw new io.infx.core.InfxException("input", "conc " + conc + " × " + per + " " + what
+      throw new io.infx.core.InfxException(ErrorKind.INPUT, "conc " + conc + " × " + per + " " + what
           + " per unit of concurrency exceeds the largest request count (2147483647)");
     }
   }
