@@ -17,12 +17,12 @@ import java.util.Set;
 import java.util.stream.Stream;
 
 /**
- * One generated master config: its catalogue key, identity, topology and scenarios, as typed values
+ * One generated master config: its catalogue key, identity, node layout and scenarios, as typed values
  * (what a property asserts on, and what a shrunk counterexample prints) and as the YAML text a user
  * would write ({@link #yaml()}), which infx-matrix loads with {@code file:line:column} locations like
  * any master file.
  *
- * <p>The {@link Topology} decides the shape of every search-space entry, fixed and agentic alike:
+ * <p>The {@link NodeLayout} decides the shape of every search-space entry, fixed and agentic alike:
  * {@link OnOneNode} ({@code multinode: false}), {@link Disaggregated} prefill/decode workers
  * ({@code multinode: true, disagg: true}, with a top-level {@code kv-p2p-transfer}) or one
  * {@link Aggregated} worker with {@code num-nodes} ({@code multinode: true, disagg: false}).
@@ -30,26 +30,26 @@ import java.util.stream.Stream;
  * @param key catalogue key, e.g. {@code dsr1-fp8-h100-vllm}
  * @param runner a label of the runners.yaml the generator was given ({@code cluster:<id>} when the
  *     config has agentic blocks, rule V20)
- * @param topology single node, disaggregated or aggregated multi-node
+ * @param layout single node, disaggregated or aggregated multi-node
  * @param kvP2pTransfer the top-level KV transfer engine (present exactly for disaggregated configs)
  * @param blocks the {@code fixed-seq-len} blocks (possibly none)
  * @param agenticBlocks the {@code agentic-coding} blocks (possibly none; never both empty)
  */
 public record GeneratedConfig(String key, String image, String model, String modelPrefix, String precision,
-    String framework, String runner, Topology topology, Optional<String> kvP2pTransfer, List<Block> blocks,
+    String framework, String runner, NodeLayout layout, Optional<String> kvP2pTransfer, List<Block> blocks,
     List<AgenticBlock> agenticBlocks) {
 
   public GeneratedConfig {
     Objects.requireNonNull(key, "key");
     Objects.requireNonNull(runner, "runner");
-    Objects.requireNonNull(topology, "topology");
+    Objects.requireNonNull(layout, "layout");
     Objects.requireNonNull(kvP2pTransfer, "kvP2pTransfer");
     blocks = List.copyOf(blocks);
     agenticBlocks = List.copyOf(agenticBlocks);
   }
 
   /** How a config's deployments are laid out on nodes; fixes the shape of every search-space entry. */
-  public enum Topology {
+  public enum NodeLayout {
     /** {@code multinode: false}: entries are {@link OnOneNode} ({@code tp}, {@code ep}, {@code dp-attn}). */
     SINGLE_NODE,
     /** {@code multinode: true, disagg: true}: entries are {@link Disaggregated} prefill + decode workers. */
@@ -153,7 +153,7 @@ public record GeneratedConfig(String key, String image, String model, String mod
    * A worker pool of a multi-node entry ({@code prefill}, {@code decode} or the aggregate
    * {@code worker}): {@code num-worker} replicas of {@code tp} GPUs each.
    */
-  public record Worker(int numWorker, int tp, int ep, boolean dpAttn) {
+  public record WorkerPool(int numWorker, int tp, int ep, boolean dpAttn) {
 
     /** GPUs of the pool: {@code num-worker × tp}. */
     public int gpus() {
@@ -167,7 +167,7 @@ public record GeneratedConfig(String key, String image, String model, String mod
     }
   }
 
-  /** One search-space entry, shaped by the config's {@link Topology}. */
+  /** One search-space entry, shaped by the config's {@link NodeLayout}. */
   public sealed interface Entry permits OnOneNode, Disaggregated, Aggregated {
 
     /** Concurrency points. */
@@ -205,11 +205,11 @@ public record GeneratedConfig(String key, String image, String model, String mod
       Optional<KvOffload> kvOffload, Conc conc) implements Entry {}
 
   /** A disaggregated multi-node entry: a prefill and a decode worker pool. */
-  public record Disaggregated(Worker prefill, Worker decode, Optional<SpecDecoding> specDecoding,
+  public record Disaggregated(WorkerPool prefill, WorkerPool decode, Optional<SpecDecoding> specDecoding,
       Optional<KvOffload> kvOffload, Conc conc) implements Entry {}
 
   /** An aggregated multi-node entry: one worker pool serving both phases on {@code num-nodes} nodes. */
-  public record Aggregated(Worker worker, int numNodes, Optional<SpecDecoding> specDecoding,
+  public record Aggregated(WorkerPool worker, int numNodes, Optional<SpecDecoding> specDecoding,
       Optional<KvOffload> kvOffload, Conc conc) implements Entry {}
 
   /** Every search-space entry: fixed-seq-len blocks first, then agentic blocks, in order. */
@@ -240,10 +240,10 @@ public record GeneratedConfig(String key, String image, String model, String mod
   public Set<RowKind> rowKinds() {
     Set<RowKind> kinds = EnumSet.noneOf(RowKind.class);
     if (!blocks.isEmpty()) {
-      kinds.add(topology.multinode() ? RowKind.MULTI_NODE : RowKind.SINGLE_NODE);
+      kinds.add(layout.multinode() ? RowKind.MULTI_NODE : RowKind.SINGLE_NODE);
     }
     if (!agenticBlocks.isEmpty()) {
-      kinds.add(topology.multinode() ? RowKind.MULTI_NODE_AGENTIC : RowKind.SINGLE_NODE_AGENTIC);
+      kinds.add(layout.multinode() ? RowKind.MULTI_NODE_AGENTIC : RowKind.SINGLE_NODE_AGENTIC);
     }
     return kinds;
   }
@@ -258,9 +258,9 @@ public record GeneratedConfig(String key, String image, String model, String mod
     sb.append("  precision: ").append(precision).append('\n');
     sb.append("  framework: ").append(framework).append('\n');
     sb.append("  runner: ").append(runner).append('\n');
-    sb.append("  multinode: ").append(topology.multinode()).append('\n');
-    if (topology.multinode()) {
-      sb.append("  disagg: ").append(topology.disagg()).append('\n');
+    sb.append("  multinode: ").append(layout.multinode()).append('\n');
+    if (layout.multinode()) {
+      sb.append("  disagg: ").append(layout.disagg()).append('\n');
     }
     kvP2pTransfer.ifPresent(t -> sb.append("  kv-p2p-transfer: ").append(t).append('\n'));
     sb.append("  scenarios:\n");
@@ -317,7 +317,7 @@ public record GeneratedConfig(String key, String image, String model, String mod
     }
   }
 
-  private static void worker(List<String> lines, String role, Worker w) {
+  private static void worker(List<String> lines, String role, WorkerPool w) {
     lines.add(role + ":");
     lines.add("  num-worker: " + w.numWorker());
     lines.add("  tp: " + w.tp());
@@ -341,13 +341,13 @@ public record GeneratedConfig(String key, String image, String model, String mod
   }
 
   /**
-   * Compact: key, runner, topology and every block's entries, e.g.
+   * Compact: key, runner, node layout and every block's entries, e.g.
    * {@code GeneratedConfig[k on cluster:b200 DISAGGREGATED nixl, 8192/1024: [p1x4 d2x8 conc=[1]]]}.
    */
   @Override
   public String toString() {
     StringBuilder sb = new StringBuilder("GeneratedConfig[").append(key).append(" on ").append(runner)
-        .append(' ').append(topology);
+        .append(' ').append(layout);
     kvP2pTransfer.ifPresent(t -> sb.append(' ').append(t));
     for (Block b : blocks) {
       sb.append(", ").append(b.isl()).append('/').append(b.osl()).append(": ");

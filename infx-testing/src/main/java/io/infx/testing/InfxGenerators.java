@@ -11,8 +11,8 @@ import io.infx.testing.GeneratedConfig.Block;
 import io.infx.testing.GeneratedConfig.Conc;
 import io.infx.testing.GeneratedConfig.Entry;
 import io.infx.testing.GeneratedConfig.KvOffload;
-import io.infx.testing.GeneratedConfig.Topology;
-import io.infx.testing.GeneratedConfig.Worker;
+import io.infx.testing.GeneratedConfig.NodeLayout;
+import io.infx.testing.GeneratedConfig.WorkerPool;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -39,7 +39,7 @@ import org.quicktheories.generators.Generate;
  *     .checkAssert(c -> assertThat(c.catalog().size()).isEqualTo(1));
  * }</pre>
  *
- * <p><b>What is generated.</b> Every {@link Topology} (single node; multi-node disaggregated prefill
+ * <p><b>What is generated.</b> Every {@link NodeLayout} (single node; multi-node disaggregated prefill
  * and decode workers with a {@code kv-p2p-transfer}; multi-node aggregated {@code worker} with
  * {@code num-nodes}) with {@code fixed-seq-len} blocks, {@code agentic-coding} (AgentX) blocks, or
  * both. Entries vary tp, ep (1 or tp), dp-attn, spec-decoding, worker counts, KV offload (none or
@@ -92,7 +92,7 @@ public final class InfxGenerators {
   private record Label(String name, int gpusPerNode, boolean dram) {}
 
   /** One (topology, scenarios) option and the labels eligible for it. */
-  private record Option(Topology topology, Scenarios scenarios, List<Label> labels) {}
+  private record Option(NodeLayout layout, Scenarios scenarios, List<Label> labels) {}
 
   private InfxGenerators() {}
 
@@ -103,7 +103,7 @@ public final class InfxGenerators {
    * @throws IllegalArgumentException when {@code runners} has no labels
    */
   public static Gen<GeneratedConfig> masterConfigs(RunnerInventory runners) {
-    return masterConfigs(runners, EnumSet.allOf(Topology.class));
+    return masterConfigs(runners, EnumSet.allOf(NodeLayout.class));
   }
 
   /**
@@ -112,19 +112,19 @@ public final class InfxGenerators {
    *
    * @throws IllegalArgumentException when {@code runners} has no label eligible for any of them
    */
-  public static Gen<GeneratedConfig> masterConfigs(RunnerInventory runners, Topology first, Topology... more) {
+  public static Gen<GeneratedConfig> masterConfigs(RunnerInventory runners, NodeLayout first, NodeLayout... more) {
     Objects.requireNonNull(first, "first");
-    EnumSet<Topology> topologies = EnumSet.of(first, more);
+    EnumSet<NodeLayout> topologies = EnumSet.of(first, more);
     return masterConfigs(runners, topologies);
   }
 
-  private static Gen<GeneratedConfig> masterConfigs(RunnerInventory runners, Set<Topology> topologies) {
+  private static Gen<GeneratedConfig> masterConfigs(RunnerInventory runners, Set<NodeLayout> topologies) {
     Objects.requireNonNull(runners, "runners");
     if (runners.labels().isEmpty()) {
       throw new IllegalArgumentException("runners.yaml has no labels to generate configs for");
     }
     List<Option> options = new ArrayList<>();
-    for (Topology t : topologies) {
+    for (NodeLayout t : topologies) {
       for (Scenarios s : Scenarios.values()) {
         List<Label> labels = eligible(runners, t, s);
         if (!labels.isEmpty()) {
@@ -150,14 +150,14 @@ public final class InfxGenerators {
   }
 
   /** The labels a config of {@code topology} with {@code scenarios} may name as its runner. */
-  private static List<Label> eligible(RunnerInventory runners, Topology topology, Scenarios scenarios) {
+  private static List<Label> eligible(RunnerInventory runners, NodeLayout topology, Scenarios scenarios) {
     List<Label> out = new ArrayList<>();
     for (String label : runners.labels().keySet()) {
       Optional<Cluster> exact = runners.clusterOf(label);
       if (scenarios.agentic()) {
         // V20: one exact fleet; V55: DRAM budgets need the cluster's host DRAM
         exact.ifPresent(c -> out.add(new Label(label, c.gpusPerNode(), c.availableCpuDramMib().isPresent())));
-      } else if (topology == Topology.DISAGGREGATED) {
+      } else if (topology == NodeLayout.DISAGGREGATED) {
         // node-count = ceil(GPUs / G) per role needs G for the runner label (V59)
         schedulingGpusPerNode(runners, label).ifPresent(g -> out.add(new Label(label, g, false)));
       } else {
@@ -256,7 +256,7 @@ public final class InfxGenerators {
   }
 
   private static GeneratedConfig build(Option option, Label label, String[] id, String transfer, RawBody raw) {
-    Topology topology = option.topology();
+    NodeLayout topology = option.layout();
     String framework = pick(topology.multinode() ? MULTI_NODE_FRAMEWORKS : FRAMEWORKS, Integer.parseInt(id[0]));
     String runner = label.name();
     List<Block> blocks = !option.scenarios().fixed() ? List.of() : raw.fixed().stream()
@@ -275,7 +275,7 @@ public final class InfxGenerators {
         topology.disagg() ? Optional.of(transfer) : Optional.empty(), blocks, agentic);
   }
 
-  private static Entry entry(Topology topology, Label label, boolean agentic, RawEntry raw) {
+  private static Entry entry(NodeLayout topology, Label label, boolean agentic, RawEntry raw) {
     int g = Math.max(1, label.gpusPerNode());
     Optional<SpecDecoding> spec = SPEC.get(raw.spec());
     Optional<KvOffload> offload = agentic ? pick(offloads(topology, label), raw.offload()) : Optional.empty();
@@ -290,16 +290,16 @@ public final class InfxGenerators {
             raw.conc());
       }
       default -> {
-        Worker w = worker(raw.prefill(), g);
+        WorkerPool w = worker(raw.prefill(), g);
         // the nodes the pool fills: ceil(num-worker × tp / G)
         return new GeneratedConfig.Aggregated(w, Math.max(1, (w.gpus() + g - 1) / g), spec, offload, raw.conc());
       }
     }
   }
 
-  private static Worker worker(RawWorker raw, int g) {
+  private static WorkerPool worker(RawWorker raw, int g) {
     int tp = pick(workerTps(g), raw.tp());
-    return new Worker(raw.numWorker(), tp, raw.epIsTp() ? tp : 1, raw.dpAttn());
+    return new WorkerPool(raw.numWorker(), tp, raw.epIsTp() ? tp : 1, raw.dpAttn());
   }
 
   /** Powers of two up to {@code g}: single-node tp (tp × pp × pcp-size ≤ G, V56). */
@@ -328,7 +328,7 @@ public final class InfxGenerators {
    * KV offload of an agentic entry: single-node entries must state it (V22), so none first;
    * multi-node entries may leave it out (absent first). DRAM only where the cluster has DRAM facts.
    */
-  private static List<Optional<KvOffload>> offloads(Topology topology, Label label) {
+  private static List<Optional<KvOffload>> offloads(NodeLayout topology, Label label) {
     List<Optional<KvOffload>> modes = new ArrayList<>();
     if (topology.multinode()) {
       modes.add(Optional.empty());

@@ -170,9 +170,9 @@ class ConfigMutatorsTest {
   @Test
   void aMultiNodeVariantNamesTheWorkerItChanged() {
     GeneratedConfig c = new GeneratedConfig("p-fp8-h100-dynamo-sglang", "img:1", "org/m", "p", "fp8",
-        "dynamo-sglang", "h100", GeneratedConfig.Topology.DISAGGREGATED, Optional.of("nixl"),
-        List.of(new GeneratedConfig.Block(8192, 1024, List.of(new Disaggregated(new GeneratedConfig.Worker(1, 4, 4, true),
-            new GeneratedConfig.Worker(2, 8, 1, false), Optional.empty(), Optional.empty(),
+        "dynamo-sglang", "h100", GeneratedConfig.NodeLayout.DISAGGREGATED, Optional.of("nixl"),
+        List.of(new GeneratedConfig.Block(8192, 1024, List.of(new Disaggregated(new GeneratedConfig.WorkerPool(1, 4, 4, true),
+            new GeneratedConfig.WorkerPool(2, 8, 1, false), Optional.empty(), Optional.empty(),
             GeneratedConfig.Conc.list(List.of(4, 64)))))), List.of());
     String e0 = "p-fp8-h100-dynamo-sglang /scenarios/fixed-seq-len/0/search-space/0: ";
     List<ConfigVariant> all = ConfigMutators.allVariants(c.source("p.yaml"));

@@ -18,8 +18,8 @@ import io.infx.testing.GeneratedConfig.Disaggregated;
 import io.infx.testing.GeneratedConfig.Entry;
 import io.infx.testing.GeneratedConfig.KvOffload;
 import io.infx.testing.GeneratedConfig.OnOneNode;
-import io.infx.testing.GeneratedConfig.Topology;
-import io.infx.testing.GeneratedConfig.Worker;
+import io.infx.testing.GeneratedConfig.NodeLayout;
+import io.infx.testing.GeneratedConfig.WorkerPool;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -93,7 +93,7 @@ class InfxGeneratorsTest {
   static void validatesAndExpandsAsDeclared(GeneratedConfig c, RunnerInventory runners) {
     Catalog catalog = c.catalog();
     assertThat(catalog.keys()).containsExactly(c.key());
-    assertThat(catalog.configs().get(c.key()).multinode()).isEqualTo(c.topology().multinode());
+    assertThat(catalog.configs().get(c.key()).multinode()).isEqualTo(c.layout().multinode());
     Matrix m = Generator.fullSweep(catalog, runners, FullSweepOptions.defaults());
     InfxAssertions.assertThat(m).isNotEmpty().hasRowKindsExactly(c.rowKinds())
         .allRowsSatisfy(row -> assertThat(row.runner()).isEqualTo(c.runner()));
@@ -106,17 +106,17 @@ class InfxGeneratorsTest {
         assertThat(c.entries()).anySatisfy(e -> assertThat(e).isInstanceOfSatisfying(OnOneNode.class,
             o -> assertThat(o.tp()).isEqualTo(n.tp())));
       } else if (row instanceof MatrixRow.OnManyNodes n) {
-        assertThat(n.disagg()).isEqualTo(c.topology().disagg());
-        if (c.topology() == Topology.DISAGGREGATED) {
+        assertThat(n.disagg()).isEqualTo(c.layout().disagg());
+        if (c.layout() == NodeLayout.DISAGGREGATED) {
           assertThat(n.kvP2pTransfer()).isEqualTo(c.kvP2pTransfer());
-          Worker p = new Worker(n.prefill().numWorker(), n.prefill().tp(), n.prefill().ep(), n.prefill().dpAttn());
-          Worker d = new Worker(n.decode().numWorker(), n.decode().tp(), n.decode().ep(), n.decode().dpAttn());
+          WorkerPool p = new WorkerPool(n.prefill().numWorker(), n.prefill().tp(), n.prefill().ep(), n.prefill().dpAttn());
+          WorkerPool d = new WorkerPool(n.decode().numWorker(), n.decode().tp(), n.decode().ep(), n.decode().dpAttn());
           assertThat(c.entries()).contains(entryWith(c, e -> e instanceof Disaggregated x
               && x.prefill().equals(p) && x.decode().equals(d)));
           assertThat(n.nodeCount()).as("node-count = ceil(prefill GPUs / G) + ceil(decode GPUs / G)")
               .isEqualTo(ceilDiv(p.gpus(), g) + ceilDiv(d.gpus(), g));
         } else {
-          Worker w = new Worker(n.prefill().numWorker(), n.prefill().tp(), n.prefill().ep(), n.prefill().dpAttn());
+          WorkerPool w = new WorkerPool(n.prefill().numWorker(), n.prefill().tp(), n.prefill().ep(), n.prefill().dpAttn());
           assertThat(n.decode().numWorker()).as("aggregated decode role").isZero();
           assertThat(c.entries()).contains(entryWith(c, e -> e instanceof Aggregated x && x.worker().equals(w)
               && x.numNodes() == n.nodeCount()));
@@ -143,19 +143,19 @@ class InfxGeneratorsTest {
 
   @Test
   void everyKindIsGeneratedValidatesAndExpandsAsDeclared() {
-    Map<Topology, Map<String, Integer>> seen = new EnumMap<>(Topology.class);
+    Map<NodeLayout, Map<String, Integer>> seen = new EnumMap<>(NodeLayout.class);
     Set<RowKind> rowKinds = EnumSet.noneOf(RowKind.class);
     int[] dram = {0};
     qt().withFixedSeed(7).withExamples(300).forAll(InfxGenerators.masterConfigs(RUNNERS)).checkAssert(c -> {
       validatesAndExpandsAsDeclared(c, RUNNERS);
-      seen.computeIfAbsent(c.topology(), t -> new TreeMap<>()).merge(scenarios(c), 1, Integer::sum);
+      seen.computeIfAbsent(c.layout(), t -> new TreeMap<>()).merge(scenarios(c), 1, Integer::sum);
       rowKinds.addAll(c.rowKinds());
       if (c.entries().stream().anyMatch(e -> e.kvOffload().map(kv -> kv.mode() == KvOffloading.DRAM).orElse(false))) {
         dram[0]++;
       }
     });
     // each topology with each scenario mix, every row kind, and DRAM offload, in a few hundred samples
-    assertThat(seen).containsOnlyKeys(Topology.values());
+    assertThat(seen).containsOnlyKeys(NodeLayout.values());
     seen.forEach((t, mix) -> assertThat(mix).as(t.name()).containsOnlyKeys("fixed", "agentic", "both")
         .allSatisfy((k, n) -> assertThat(n).as(t + " " + k).isGreaterThanOrEqualTo(10)));
     assertThat(rowKinds).containsExactlyInAnyOrder(RowKind.values());
@@ -167,7 +167,7 @@ class InfxGeneratorsTest {
     Map<String, Set<String>> labelsByKind = new TreeMap<>();
     qt().withFixedSeed(13).withExamples(300).forAll(InfxGenerators.masterConfigs(FLEET)).checkAssert(c -> {
       validatesAndExpandsAsDeclared(c, FLEET);
-      String kind = c.isAgentic() ? "agentic" : c.topology().name();
+      String kind = c.isAgentic() ? "agentic" : c.layout().name();
       labelsByKind.computeIfAbsent(kind, k -> new java.util.TreeSet<>()).add(c.runner());
       if (c.runner().equals("cluster:mi355x-e")) {
         assertThat(c.entries()).allSatisfy(e -> assertThat(e.kvOffload().map(KvOffload::mode))
@@ -185,10 +185,10 @@ class InfxGeneratorsTest {
   @Test
   void singleNodeConfigsOnlyWhenAskedAndTpFitsTheirNodes() {
     List<String> seen = new ArrayList<>();
-    qt().withFixedSeed(11).withExamples(300).forAll(InfxGenerators.masterConfigs(RUNNERS, Topology.SINGLE_NODE))
+    qt().withFixedSeed(11).withExamples(300).forAll(InfxGenerators.masterConfigs(RUNNERS, NodeLayout.SINGLE_NODE))
         .checkAssert(c -> {
           seen.add(c.runner());
-          assertThat(c.topology()).isEqualTo(Topology.SINGLE_NODE);
+          assertThat(c.layout()).isEqualTo(NodeLayout.SINGLE_NODE);
           int gpus = c.runner().equals("cluster:gb200-d") ? 4 : 8;
           assertThat(c.entries()).allSatisfy(e -> assertThat(((OnOneNode) e).tp()).isLessThanOrEqualTo(gpus));
         });
@@ -226,7 +226,7 @@ class InfxGeneratorsTest {
     return c;
   }
 
-  static final Worker ONE = new Worker(1, 1, 1, false);
+  static final WorkerPool ONE = new WorkerPool(1, 1, 1, false);
 
   @Test
   void aFalsePropertyShrinksToTheSmallestCounterexample() {
@@ -234,7 +234,7 @@ class InfxGeneratorsTest {
     // whose only concurrency is exactly 100, on the first label, tp 1, no optional keys
     GeneratedConfig c = shrunk(InfxGenerators.masterConfigs(RUNNERS), 3,
         x -> x.entries().stream().allMatch(e -> e.maxConc() < 100));
-    assertThat(c.topology()).isEqualTo(Topology.SINGLE_NODE);
+    assertThat(c.layout()).isEqualTo(NodeLayout.SINGLE_NODE);
     assertThat(c.agenticBlocks()).isEmpty();
     assertThat(c.blocks()).hasSize(1);
     assertThat(c.entries()).containsExactly(new OnOneNode(1, OptionalInt.empty(), Optional.empty(),
@@ -247,12 +247,12 @@ class InfxGeneratorsTest {
     // planted: "no multi-node config has decode workers > 1"
     GeneratedConfig c = shrunk(InfxGenerators.masterConfigs(RUNNERS), 5,
         x -> x.entries().stream().noneMatch(e -> e instanceof Disaggregated d && d.decode().numWorker() > 1));
-    assertThat(c.topology()).isEqualTo(Topology.DISAGGREGATED);
+    assertThat(c.layout()).isEqualTo(NodeLayout.DISAGGREGATED);
     assertThat(c.kvP2pTransfer()).contains("nixl");
     assertThat(c.runner()).isEqualTo("h100");
     assertThat(c.agenticBlocks()).isEmpty();
     assertThat(c.blocks()).hasSize(1);
-    assertThat(c.entries()).containsExactly(new Disaggregated(ONE, new Worker(2, 1, 1, false), Optional.empty(),
+    assertThat(c.entries()).containsExactly(new Disaggregated(ONE, new WorkerPool(2, 1, 1, false), Optional.empty(),
         Optional.empty(), GeneratedConfig.Conc.list(List.of(1))));
     assertThat(c.toString()).endsWith("DISAGGREGATED nixl, 1024/1024: [p1x1 d2x1 conc=[1]]]");
   }
@@ -262,7 +262,7 @@ class InfxGeneratorsTest {
     // planted: "no config has more than 2 search entries"; the three may be fixed or agentic entries
     // (which scenario list holds them is a draw of its own), each as small as an entry gets
     GeneratedConfig c = shrunk(InfxGenerators.masterConfigs(RUNNERS), 9, x -> x.entries().size() <= 2);
-    assertThat(c.topology()).isEqualTo(Topology.SINGLE_NODE);
+    assertThat(c.layout()).isEqualTo(NodeLayout.SINGLE_NODE);
     assertThat(c.runner()).isEqualTo(c.isAgentic() ? "cluster:h100-a" : "h100");
     assertThat(c.entries()).hasSize(3).allSatisfy(e -> assertThat(e).isEqualTo(new OnOneNode(1,
         OptionalInt.empty(), Optional.empty(), Optional.empty(), c.agenticEntries().contains(e)
@@ -276,7 +276,7 @@ class InfxGeneratorsTest {
     GeneratedConfig c = shrunk(InfxGenerators.masterConfigs(RUNNERS), 17,
         x -> x.agenticEntries().stream().noneMatch(e -> e.kvOffload().map(kv -> kv.mode() == KvOffloading.DRAM)
             .orElse(false)));
-    assertThat(c.topology()).isEqualTo(Topology.SINGLE_NODE);
+    assertThat(c.layout()).isEqualTo(NodeLayout.SINGLE_NODE);
     assertThat(c.blocks()).isEmpty();
     assertThat(c.runner()).isEqualTo("cluster:h100-a");
     assertThat(c.agenticBlocks()).containsExactly(new GeneratedConfig.AgenticBlock(
@@ -288,7 +288,7 @@ class InfxGeneratorsTest {
   @Test
   void aFalsePropertyFailsWithQuickTheoriesReportOfTheShrunkConfig() {
     assertThatThrownBy(() -> qt().withFixedSeed(3).withExamples(200)
-        .forAll(InfxGenerators.masterConfigs(RUNNERS, Topology.SINGLE_NODE))
+        .forAll(InfxGenerators.masterConfigs(RUNNERS, NodeLayout.SINGLE_NODE))
         .check(c -> c.entries().stream().allMatch(e -> ((OnOneNode) e).tp() < 4)))
         .isInstanceOf(AssertionError.class)
         .hasMessageContaining("Property falsified")
@@ -305,9 +305,9 @@ class InfxGeneratorsTest {
   @Test
   void theYamlOfATypedConfigIsWhatAUserWouldWrite() {
     GeneratedConfig c = new GeneratedConfig("p-fp8-gb200-d-dynamo-sglang", "img:1", "org/m", "p", "fp8",
-        "dynamo-sglang", "cluster:gb200-d", Topology.DISAGGREGATED, Optional.of("nixl"), List.of(),
+        "dynamo-sglang", "cluster:gb200-d", NodeLayout.DISAGGREGATED, Optional.of("nixl"), List.of(),
         List.of(new GeneratedConfig.AgenticBlock(Optional.of(new BigDecimal("0.5")), List.of(new Disaggregated(
-            new Worker(2, 4, 4, true), new Worker(1, 8, 8, true), Optional.empty(),
+            new WorkerPool(2, 4, 4, true), new WorkerPool(1, 8, 8, true), Optional.empty(),
             Optional.of(new KvOffload(KvOffloading.DRAM, Optional.of("hicache"))),
             GeneratedConfig.Conc.list(List.of(8, 32)))))));
     assertThat(c.yaml()).isEqualTo("""
