@@ -28,6 +28,11 @@ import java.util.stream.Stream;
  * {@link Aggregated} worker with {@code num-nodes} ({@code multinode: true, disagg: false}).
  *
  * @param key catalogue key, e.g. {@code dsr1-fp8-h100-vllm}
+ * @param image {@code image}, e.g. {@code example/vllm:1.7}
+ * @param model {@code model}
+ * @param modelPrefix {@code model-prefix}, e.g. {@code dsr1}
+ * @param precision {@code precision}, e.g. {@code fp8}
+ * @param framework {@code framework}, e.g. {@code vllm} (single node) or {@code dynamo-sglang} (multi-node)
  * @param runner a label of the runners.yaml the generator was given ({@code cluster:<id>} when the
  *     config has agentic blocks, rule V20)
  * @param layout single node, disaggregated or aggregated multi-node

@@ -130,8 +130,7 @@ class ConfigMutatorsTest {
     qt().withFixedSeed(21).withExamples(60).forAll(InfxGenerators.masterConfigs(InfxGeneratorsTest.RUNNERS))
         .checkAssert(c -> {
           List<ConfigVariant> variants = ConfigMutators.allVariants(c.source("gen.yaml"));
-          // the variants of an unchanged text round-trip: block-style YAML written back loads as before
-          assertThat(variants).isNotEmpty();
+          assertThat(variants).as("every entry has a conc to double").isNotEmpty();
           for (ConfigVariant v : variants) {
             ValidationException e = catchThrowableOfType(ValidationException.class, v::catalog);
             Optional<String> rule = brokenRule(c, v.description());
