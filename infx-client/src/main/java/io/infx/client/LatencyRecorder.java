@@ -166,7 +166,12 @@ final class LatencyRecorder {
           }
           if (ticker.nanoTime() >= next) {
             sample();
-            next += period;
+            // after a stall (a slow listener, a descheduled thread) one longer interval, not a
+            // burst of empty catch-up intervals: the next boundary is the first one still ahead
+            long now = ticker.nanoTime();
+            do {
+              next += period;
+            } while (next <= now);
           }
         }
       }, "infx-intervals");

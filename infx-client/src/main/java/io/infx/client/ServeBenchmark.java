@@ -328,13 +328,14 @@ public abstract class ServeBenchmark {
       client.close();
     } finally {
       reporter.interrupt();
+      // in finally: an escaping exception must not leave the sampler thread reporting forever
+      if (sampler != null) {
+        sampler.close(); // the last, partial interval
+      } else if (rec != null) {
+        rec.sample(); // one interval: the whole phase
+      }
     }
     long end = System.nanoTime();
-    if (sampler != null) {
-      sampler.close(); // the last, partial interval
-    } else if (rec != null) {
-      rec.sample(); // one interval: the whole phase
-    }
     return new PhaseResult(out, slotNanos, startNanos, end);
   }
 

@@ -59,6 +59,20 @@ public final class ServeResult {
     this.e2elHist = histograms.e2el();
   }
 
+  /**
+   * {@code ServeResult{model=m, prompts=40, sent=40, duration=1.234s, warmups=8}}, plus
+   * {@code incomplete=SIGINT} when the run was cut short. The statistics are
+   * {@link #metrics(MetricOptions)}.
+   */
+  @Override
+  public String toString() {
+    long sent = records.stream().filter(r -> r != null).count();
+    return "ServeResult{model=" + benchmark.model() + ", prompts=" + records.size() + ", sent="
+        + sent + ", duration=" + String.format(java.util.Locale.ROOT, "%.3fs", durationSeconds())
+        + ", warmups=" + warmups + (interruptedBy != null ? ", incomplete=" + interruptedBy : "")
+        + "}";
+  }
+
   /** The benchmark that produced this result (prompts, load, backend). */
   public ServeBenchmark benchmark() {
     return benchmark;

@@ -85,6 +85,11 @@ class LatencyRecorderTest {
     ServeResult run = new ServeResult(b, records, new long[records.size()], 0, 1_000 * MS, 1000.0,
         1001.0, 0, 0, b.client(), t, new ClientStats(0, 0, 0, -1, 1), List.of());
     ServeMetrics m = run.metrics(MetricOptions.defaults());
+    assertThat(run).hasToString("ServeResult{model=m, prompts=4, sent=4, duration=1.000s, warmups=0}");
+    // TTFTs 10, 5, 10, 7 ms; TPOTs 13.333, 12, 6 ms; E2ELs 50, 5, 40, 19 ms
+    assertThat(m.toString()).startsWith("ServeMetrics{completed=4/4, failed=0, cancelled=0, "
+        + "duration=1.000s, ttft=LatencyStats{n=4, mean=8ms, p50=8.5ms,")
+        .contains("tpot=LatencyStats{n=3, mean=10.44ms, p50=12ms,");
     Histogram h = run.tpotHistogram();
     // TPOTs 13.333, 6 and 12 ms: same count, and each bucketed value within HdrHistogram's 0.1 %
     assertThat(h.getTotalCount()).isEqualTo(m.tpot().count()).isEqualTo(3);
@@ -135,6 +140,32 @@ class LatencyRecorderTest {
     assertThat(merge(seen, IntervalMetrics::e2elHistogram)).isEqualTo(totals.e2el());
     assertThat(seen.get(0).toString()).startsWith(
         "IntervalMetrics{#0 [0.000s, 1.000s), completed=1, failed=0, outputTokens=4, ttft p50/p99=");
+  }
+
+  @Test
+  void afterAStallTheSamplerReportsOneLongerIntervalNotABurstOfEmptyOnes() throws Exception {
+    VirtualTicker clock = new VirtualTicker();
+    long t0 = clock.nanoTime();
+    List<IntervalMetrics> seen = new CopyOnWriteArrayList<>();
+    CountDownLatch three = new CountDownLatch(3);
+    LatencyRecorder rec = new LatencyRecorder(clock, m -> {
+      if (m.index() == 0) {
+        // the listener (on the sampler thread) stalls 35 ms: boundaries 20, 30 and 40 ms pass
+        clock.awaitUntil(clock.nanoTime() + 35 * MS, Long.MAX_VALUE);
+      }
+      seen.add(m);
+      three.countDown();
+    });
+    rec.start(t0);
+    LatencyRecorder.Sampler sampler = rec.startSampler(Duration.ofMillis(10));
+    assertThat(three.await(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+    sampler.close();
+    // virtual time: [0, 10) then, sampled at 50 (the first boundary after the stall), [10, 50)
+    assertThat(seen.get(0).end()).isEqualTo(Duration.ofMillis(10));
+    assertThat(seen.get(1).start()).isEqualTo(Duration.ofMillis(10));
+    assertThat(seen.get(1).end()).isEqualTo(Duration.ofMillis(50));
+    assertThat(seen.get(2).start()).isEqualTo(Duration.ofMillis(50));
+    assertThat(seen.get(2).end()).isEqualTo(Duration.ofMillis(60));
   }
 
   @Test

@@ -7,6 +7,10 @@ import java.util.Objects;
  * Interval reporting of a serve benchmark: {@link #listener()} receives an
  * {@link IntervalMetrics} every {@link #every()} of the measured phase, plus one for the final
  * partial interval. Merging the intervals' histograms gives exactly the run's final histograms.
+ * Intervals end on the boundaries {@code every}, {@code 2 × every}, … from the start of the
+ * measured phase; after a stall (a slow listener, a descheduled thread) the boundaries that passed
+ * are skipped, so one interval is longer rather than several empty ones following —
+ * {@link IntervalMetrics#start()} and {@link IntervalMetrics#end()} always say what it covers.
  *
  * @param every the interval length, at least 1 ms
  * @param listener the receiver of each interval
