@@ -20,4 +20,14 @@ public class ResultsException extends InfxException {
   public ResultsException(ErrorKind kind, String message, Throwable cause) {
     super(kind, message, cause);
   }
+
+  /**
+   * The classification of this failure.
+   *
+   * @deprecated the same as {@link #kind()}, which every {@link InfxException} has
+   */
+  @Deprecated
+  public ErrorKind errorKind() {
+    return kind();
+  }
 }
