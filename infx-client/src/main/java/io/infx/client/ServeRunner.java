@@ -105,7 +105,8 @@ final class ServeRunner {
         file = Optional.of(f);
       }
       job.histogramLog().ifPresent(run::writeHistogramLog);
-      return new ServeJob.Outcome(run, m, file, gate(m.completed(), m.requested(), m.inputLengthCheck()));
+      return new ServeJob.Outcome(run, m, file, gate(m.completed(), m.requested(), m.inputLengthCheck()),
+          job.model(), job.metrics(), Optional.of(server));
     }
   }
 
