@@ -181,7 +181,8 @@ public final class BenchServeCommand implements Callable<Integer> {
   @Option(names = "--connection-reuse", defaultValue = "auto", description = "HTTP/1.1 keep-alive: auto (keep connections until the server is seen closing them, e.g. llama.cpp; then one per request), always, or never (one connection per request, as the Python client).")
   String connectionReuse;
 
-  @Option(names = "--io-threads", description = "Client I/O threads (default: CPU count).") Integer ioThreads;
+  @Option(names = "--io-threads", description = "Client I/O threads (default: 1 when the server"
+      + " is on loopback — it shares this machine's cores — else the CPU count).") Integer ioThreads;
 
   @Option(names = "--max-sse-event-bytes", defaultValue = "8388608", description = "Longest SSE line/event a server may send; a longer one fails that request as 'oversize' (default: ${DEFAULT-VALUE} = 8 MiB).")
   int maxSseEventBytes;

@@ -207,6 +207,7 @@ public abstract class ServeJob {
     return Deadlines.defaults();
   }
 
+  /** {@code --io-threads}: client I/O threads; empty = {@link IoThreads#choose}'s default. */
   public abstract OptionalInt ioThreads();
 
   /** {@code --max-sse-event-bytes}: see {@link ClientOptions#maxSseEventBytes()}. */
