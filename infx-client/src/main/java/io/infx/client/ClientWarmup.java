@@ -273,24 +273,27 @@ final class ClientWarmup {
    * decoded, so the client reads one chunk at a time and often part of one; a client warmed only
    * on whole responses in one read compiles the read path for that case and deoptimizes at the
    * first real stream — measured against llama-server: HttpCore's chunk decoder, line reader and
-   * I/O event loop recompiled by C2 during the measured phase (~1 s of compiler CPU in a 96-request
-   * run, CPU the server on the same cores lost). So most responses go out chunk by chunk, with a
-   * pause between writes long enough for the client to read each, some split inside a chunk head
-   * or an SSE line, and some at once.
+   * I/O event loop recompiled by C2 during the measured phase (CPU the server on the same cores
+   * lost). So half the responses go out chunk by chunk, a write (a TCP segment: no delay) per
+   * chunk, half of those also cut inside a chunk head or an SSE event; the other half at once,
+   * which costs the warm-up two writes instead of ~50, so its budget still buys as many
+   * requests for the per-request code (connect, pool, exchange). No pauses between
+   * writes: on a loaded machine a sleep of microseconds lasts milliseconds and the warm-up's
+   * budget would go by in a few dozen requests; concurrent streams interleave the reads anyway.
    */
   enum Delivery {
     /** One write for the whole response. */
     WHOLE,
-    /** One write per HTTP chunk, a pause after each. */
+    /** One write per HTTP chunk. */
     PER_CHUNK,
     /** Like {@link #PER_CHUNK}, each chunk also cut in two: inside its size line, or mid-event. */
     SPLIT;
 
     static Delivery of(int n) {
       return switch (n & 3) {
-        case 0 -> WHOLE;
+        case 1 -> PER_CHUNK;
         case 3 -> SPLIT;
-        default -> PER_CHUNK;
+        default -> WHOLE;
       };
     }
   }
@@ -319,19 +322,12 @@ final class ClientWarmup {
         int cut = (i & 1) == 0 ? 1 : b.length / 2;
         out.write(b, 0, cut);
         out.flush();
-        pause();
         out.write(b, cut, b.length - cut);
       } else {
         out.write(b);
       }
       out.flush();
-      pause();
     }
-  }
-
-  /** Long enough for the client to read what was written before the next write (~50–100 µs). */
-  private static void pause() {
-    java.util.concurrent.locks.LockSupport.parkNanos(20_000);
   }
 
   /** The canned server: one request per connection, answered at once, then closed. */

@@ -159,6 +159,12 @@ public abstract class ServeJob {
     return 2000;
   }
 
+  /**
+   * {@code --client-jit}: the JIT compilers for the client's code; empty = {@link ClientJit#choose}'s
+   * default (C1 only when the server is on loopback, else the JVM's tiered compilation).
+   */
+  public abstract Optional<ClientJit.Mode> clientJit();
+
   @Value.Default
   public BodyOptions body() {
     return BodyOptions.defaults();
