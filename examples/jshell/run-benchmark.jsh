@@ -18,5 +18,11 @@ try (var sim = SimServer.start(SimConfig.defaults())) {
       .run(out, out);                                    // prints the benchmark_serving summary
   var m = outcome.metrics();
   System.out.printf("completed %d of %d, raw result in %s%n", m.completed(), m.requested(), outcome.rawFile().get());
+  // typed statistics: *Millis views equal the raw file's *_ms fields; empty (not 0.0) without samples
+  System.out.println("TTFT " + m.ttft());
+  System.out.println("TPOT " + m.tpot() + " per output token");
+  System.out.printf("p99 E2EL %.1f ms%n", m.e2el().percentileMillis(99).orElseThrow());
+  var tpot = outcome.result().tpotHistogram();   // HdrHistogram, µs per output token
+  System.out.printf("TPOT histogram: n=%d, p99 %.3f ms/token%n", tpot.getTotalCount(), tpot.getValueAtPercentile(99) / 1000.0);
 }
 /exit

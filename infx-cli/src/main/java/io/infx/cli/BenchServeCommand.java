@@ -330,15 +330,17 @@ public final class BenchServeCommand implements Callable<Integer> {
    * {@code infx run --repeat}).
    */
   static String repetitionTable(List<ServeJob.Outcome> runs) {
-    java.util.Map<String, java.util.function.ToDoubleFunction<io.infx.client.ServeMetrics>> headline =
-        new java.util.LinkedHashMap<>();
-    headline.put("Output token throughput (tok/s)", io.infx.client.ServeMetrics::outputThroughput);
-    headline.put("Total token throughput (tok/s)", io.infx.client.ServeMetrics::totalTokenThroughput);
-    headline.put("Median TTFT (ms)", m -> m.ttft().median() * 1000);
-    headline.put("P99 TTFT (ms)", m -> m.ttft().percentile(99) * 1000);
-    headline.put("Median TPOT (ms)", m -> m.tpot().median() * 1000);
-    headline.put("Median ITL (ms)", m -> m.itl().median() * 1000);
-    headline.put("Median E2EL (ms)", m -> m.e2el().median() * 1000);
+    java.util.Map<String, java.util.function.Function<io.infx.client.ServeMetrics,
+        java.util.OptionalDouble>> headline = new java.util.LinkedHashMap<>();
+    headline.put("Output token throughput (tok/s)",
+        m -> java.util.OptionalDouble.of(m.outputThroughput()));
+    headline.put("Total token throughput (tok/s)",
+        m -> java.util.OptionalDouble.of(m.totalTokenThroughput()));
+    headline.put("Median TTFT (ms)", m -> m.ttft().medianMillis());
+    headline.put("P99 TTFT (ms)", m -> m.ttft().percentileMillis(99));
+    headline.put("Median TPOT (ms)", m -> m.tpot().medianMillis());
+    headline.put("Median ITL (ms)", m -> m.itl().medianMillis());
+    headline.put("Median E2EL (ms)", m -> m.e2el().medianMillis());
     StringBuilder sb = new StringBuilder();
     sb.append(String.format(java.util.Locale.ROOT, "%n%s%n", "=".repeat(28) + " Repetitions (" + runs.size() + " runs) "
         + "=".repeat(28)));
@@ -347,7 +349,14 @@ public final class BenchServeCommand implements Callable<Integer> {
     headline.forEach((name, f) -> {
       List<Double> vs = new ArrayList<>();
       for (ServeJob.Outcome o : runs) {
-        vs.add(f.applyAsDouble(o.metrics()));
+        f.apply(o.metrics()).ifPresent(vs::add);
+      }
+      if (vs.size() < runs.size()) {
+        // a run without samples (e.g. no request produced more than one token for TPOT) has no
+        // value, and a mean over the other runs would not be the mean of the repetitions
+        sb.append(String.format(java.util.Locale.ROOT, "%-34s %12s (no samples in %d of %d runs)%n",
+            name, "n/a", runs.size() - vs.size(), runs.size()));
+        return;
       }
       io.infx.results.RepeatStatistics st = new io.infx.results.RepeatStatistics(vs, 0.95);
       sb.append(String.format(java.util.Locale.ROOT, "%-34s %12.2f %10.2f %12.2f – %-10.2f %6.1f%%%n", name, st.mean(),

@@ -47,6 +47,10 @@ final class FleetCheckCommand implements Callable<Integer> {
     InventoryCheck.Report report = InventoryCheck.check(InventoryCheck.runners(inv), router,
         routing.equals("cluster") ? Optional.empty() : Optional.of(prefix), adapters.all().keySet());
     PrintWriter out = spec.commandLine().getOut();
+    if (!routing.equals("prefix")) {
+      // where a cluster record names an adapter that is not registered (its runners are listed below)
+      ClusterLabelRouter.unregisteredAdapters(inv, adapters.ids()).forEach(v -> out.println(v.render()));
+    }
     report.lines().forEach(out::println);
     out.println(InventoryCheck.runners(inv).size() + " runners, " + report.runnersWithoutAdapter().size()
         + " without adapter");

@@ -51,6 +51,7 @@ class BenchServeCommandTest {
       assertThat(counts.get("e2el")).isEqualTo(24L);
       assertThat(counts.get("itl")).isPositive();
       assertThat(counts.get("lateness")).isEqualTo(24L);   // one send-lateness value per measured request
+      assertThat(counts.get("tpot")).isEqualTo(24L);       // one TPOT per request (12–16 tokens each)
       assertThat(raw.get("completed").asInt()).isEqualTo(24);
       assertThat(raw.get("a").asText()).isEqualTo("b");
       assertThat(raw.get("tokenizer_id").asText()).isEqualTo("tiny");

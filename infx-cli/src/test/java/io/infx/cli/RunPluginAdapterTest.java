@@ -83,6 +83,53 @@ class RunPluginAdapterTest {
   }
 
   @Test
+  void aPluginAdapterIsChosenByTheRunnersYamlClusterRecord() throws Exception {
+    // no --runner, no prefix claim: the default runner h200-x_0 is routed by its cluster record
+    Files.writeString(tmp.resolve("runners.yaml"), """
+        labels:
+          h200: [h200-x_0]
+          cluster:h200-x: [h200-x_0]
+        clusters:
+          h200-x: {gpus-per-node: 8, arch: x86_64, adapter: dryrun}
+        """);
+    Path dir = tmp.resolve("out");
+    int rc = cli.run("run", cfg.toString(), "--adapter", "auto", "--conc", "1", "--config-keys", "tiny",
+        "--out", dir.toString());
+
+    assertThat(rc).as(cli.err()).isZero();
+    assertThat(cli.out()).contains("1 point: 0 succeeded, 0 resumed, 0 failed, 0 skipped, 1 dry run")
+        .contains(" on h200-x_0");
+    Path point = dir.resolve("points").resolve(
+        "tiny_128_8_fp8_sglang_tp1-pp1-dcp1-pcp1-ep1-dpafalse_disagg-false_spec-none_conc1_h200-x_0");
+    JsonNode event = Json.mapper().readTree(Files.readAllBytes(point.resolve("job_event.json")));
+    assertThat(event.toString()).contains("\"adapter\":\"dryrun\"")
+        .contains("\"routing\":\"cluster:h200-x → adapter dryrun\"").contains("\"cluster\":\"h200-x\"");
+  }
+
+  @Test
+  void aClusterRecordNamingAnUnregisteredAdapterStopsTheRunLocated() throws Exception {
+    Files.writeString(tmp.resolve("runners.yaml"), """
+        labels:
+          h200: [h200-x_0]
+          cluster:h200-x: [h200-x_0]
+        clusters:
+          h200-x:
+            gpus-per-node: 8
+            arch: x86_64
+            adapter: dry-run
+        """);
+    Path dir = tmp.resolve("out");
+    int rc = cli.run("run", cfg.toString(), "--adapter", "auto", "--out", dir.toString());
+
+    assertThat(rc).isNotZero();
+    assertThat(cli.err()).contains(tmp.resolve("runners.yaml") + ":8:14: [V46.adapter-registered] "
+        + "/clusters/h200-x/adapter: cluster 'h200-x' names adapter 'dry-run', which is not registered "
+        + "(registered: container, dryrun, local, slurm, submit-only); did you mean 'dryrun'?")
+        .doesNotContain("Exception");
+    assertThat(dir.resolve("points")).doesNotExist();
+  }
+
+  @Test
   void anUnknownAdapterNamesEveryRegisteredOne() {
     assertThat(cli.run("run", cfg.toString(), "--adapter", "k8s")).isEqualTo(2);
     assertThat(cli.err()).contains("unknown adapter 'k8s' (registered: container, dryrun, local, slurm, submit-only; "

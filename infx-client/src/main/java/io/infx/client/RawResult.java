@@ -3,6 +3,7 @@ package io.infx.client;
 import io.infx.client.dataset.Prompt;
 import io.infx.client.load.ClosedLoop;
 import io.infx.client.load.OpenLoop;
+import io.infx.client.metrics.LatencyStats;
 import io.infx.client.metrics.SampleStats;
 import io.infx.core.io.AtomicFiles;
 import io.infx.core.json.Json;
@@ -87,7 +88,7 @@ public final class RawResult {
     o.put("input_lens", m.inputLens());
     o.put("output_lens", m.outputLens());
     if (ctx.saveDetailed()) {
-      o.put("ttfts", m.ttfts());
+      o.put("ttfts", m.ttftsSeconds());
       o.put("itls", m.itlsView());
       o.put("generated_texts", m.generatedTexts());
       o.put("errors", m.errors());
@@ -96,7 +97,7 @@ public final class RawResult {
       if (!mo.percentileMetrics().contains(metric)) {
         continue;
       }
-      SampleStats s = switch (metric) {
+      LatencyStats s = switch (metric) {
         case "ttft" -> m.ttft();
         case "tpot" -> m.tpot();
         case "itl" -> m.itl();
@@ -127,26 +128,31 @@ public final class RawResult {
     return p == Math.rint(p) ? Long.toString((long) p) : io.infx.core.python.PythonRepr.floatRepr(p);
   }
 
-  private static void putStats(Map<String, Object> o, String metric, SampleStats s, List<Double> ps,
+  /**
+   * The reference's {@code mean_/median_/std_/p<X>_<metric>_ms} fields. An empty sample list
+   * writes 0.0 for every statistic, as the reference does (client spec §5.3).
+   */
+  private static void putStats(Map<String, Object> o, String metric, LatencyStats s, List<Double> ps,
       String suffix) {
-    o.put("mean_" + metric + suffix, s.mean() * 1000);
-    o.put("median_" + metric + suffix, s.median() * 1000);
-    o.put("std_" + metric + suffix, s.std() * 1000);
+    o.put("mean_" + metric + suffix, s.meanMillis().orElse(0.0));
+    o.put("median_" + metric + suffix, s.medianMillis().orElse(0.0));
+    o.put("std_" + metric + suffix, s.stdMillis().orElse(0.0));
     for (double p : ps) {
-      o.put("p" + percentileLabel(p) + "_" + metric + suffix, s.percentile(p) * 1000);
+      o.put("p" + percentileLabel(p) + "_" + metric + suffix, s.percentileMillis(p).orElse(0.0));
     }
   }
 
-  private static Map<String, Object> statsBlock(SampleStats s, List<Double> ps) {
+  /** One of infx's extra views, ms, with the reference's 0.0 for an empty view (and count 0). */
+  private static Map<String, Object> statsBlock(LatencyStats s, List<Double> ps) {
     Map<String, Object> o = new LinkedHashMap<>();
     o.put("count", s.count());
-    o.put("mean", s.mean() * 1000);
-    o.put("median", s.median() * 1000);
-    o.put("std", s.std() * 1000);
+    o.put("mean", s.meanMillis().orElse(0.0));
+    o.put("median", s.medianMillis().orElse(0.0));
+    o.put("std", s.stdMillis().orElse(0.0));
     for (double p : ps) {
-      o.put("p" + percentileLabel(p), s.percentile(p) * 1000);
+      o.put("p" + percentileLabel(p), s.percentileMillis(p).orElse(0.0));
     }
-    o.put("max", s.max() * 1000);
+    o.put("max", s.maxMillis().orElse(0.0));
     return o;
   }
 
@@ -246,12 +252,12 @@ public final class RawResult {
     SampleStats sl = m.serverInputLengths();
     Map<String, Object> isl = new LinkedHashMap<>();
     isl.put("count", sl.count());
-    if (sl.count() > 0) {
-      isl.put("min", sl.min());
-      isl.put("median", sl.median());
-      isl.put("mean", sl.mean());
-      isl.put("p99", sl.percentile(99));
-      isl.put("max", sl.max());
+    if (!sl.isEmpty()) {
+      isl.put("min", sl.min().getAsDouble());
+      isl.put("median", sl.median().getAsDouble());
+      isl.put("mean", sl.mean().getAsDouble());
+      isl.put("p99", sl.percentile(99).getAsDouble());
+      isl.put("max", sl.max().getAsDouble());
     }
     Map<String, Object> bins = new LinkedHashMap<>();
     m.serverInputLengthHistogram().forEach((k, v) -> bins.put(Integer.toString(k), v));

@@ -2,6 +2,7 @@ package io.infx.client;
 
 import io.infx.client.internal.ArrivalDispatcher;
 import io.infx.client.load.Ticker;
+import io.infx.client.metrics.IntervalReporting;
 import java.util.concurrent.CompletionStage;
 import io.infx.client.dataset.Prompt;
 import io.infx.client.load.ClosedLoop;
@@ -16,7 +17,6 @@ import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.HdrHistogram.Recorder;
 import org.immutables.value.Value;
 
 /**
@@ -132,6 +132,15 @@ public abstract class ServeBenchmark {
   public abstract Optional<ProgressListener> progress();
 
   /**
+   * Interval histograms during the measured phase ({@link IntervalReporting}): every
+   * {@link IntervalReporting#every()} the listener gets the TTFT/TPOT/ITL/E2EL histograms and
+   * counts recorded since the previous interval, the last (partial) interval before {@link #run()}
+   * returns; their merge equals {@link ServeResult#ttftHistogram()} etc. exactly. Default: none.
+   */
+  @Value.Auxiliary
+  public abstract Optional<IntervalReporting> intervals();
+
+  /**
    * Profile the measured phase ({@code --profile}): {@code POST /start_profile} after the warm-ups
    * and {@code POST /stop_profile} after the last measured request, on the server's base URI, as
    * the reference client does (vLLM and SGLang expose these when their profiler is enabled). A
@@ -191,7 +200,8 @@ public abstract class ServeBenchmark {
     int conc = load().maxConcurrency().orElse(n);
     ClientOptions opts = ImmutableClientOptions.copyOf(client())
         .withMaxConnections(Math.max(1, Math.min(conc, 1 << 20)));
-    Recorders rec = new Recorders();
+    LatencyRecorder rec = new LatencyRecorder(Ticker.system(),
+        intervals().map(IntervalReporting::listener).orElse(null));
     // the client's own warm-up: this run's prompts and request path, 8 at a time, to a canned
     // server in this process (never the benchmarked one), its records dropped
     ClientWarmup.Result selfWarm = ClientWarmup.run(opts, clientWarmup(), (stub, k) -> {
@@ -199,7 +209,7 @@ public abstract class ServeBenchmark {
       for (int i = 0; i < k; i++) {
         cycle.add(prompts().get(i % n));
       }
-      PhaseResult wr = runPhase(stub, cycle, RequestRecord.Phase.WARMUP, 8, null, new Recorders(),
+      PhaseResult wr = runPhase(stub, cycle, RequestRecord.Phase.WARMUP, 8, null, null,
           Optional.of(clientWarmupBudget()), false);
       int done = (int) Arrays.stream(wr.records).filter(r -> r != null).count();
       int bad = (int) Arrays.stream(wr.records).filter(r -> r != null && !r.success()).count();
@@ -237,25 +247,18 @@ public abstract class ServeBenchmark {
       }
       ServeResult result = new ServeResult(this, Arrays.asList(pr.records), pr.slotNanos,
           pr.startNanos, pr.endNanos, startUnixMillis / 1000.0, endUnixMillis / 1000.0, warmups(),
-          warmFailed, opts, rec, stats, notes);
+          warmFailed, opts, rec.totals(), stats, notes);
       result.clientWarmup(selfWarm.requests(), selfWarm.elapsed());
       stop().flatMap(StopSignal::reason).ifPresent(result::markInterrupted);
       return result;
     }
   }
 
-  /** Histograms recorded on the fly (µs), wait-free from the I/O threads. */
-  static final class Recorders {
-    final Recorder ttft = new Recorder(3);
-    final Recorder itl = new Recorder(3);
-    final Recorder e2el = new Recorder(3);
-  }
-
   private record PhaseResult(RequestRecord[] records, long[] slotNanos, long startNanos,
       long endNanos) {}
 
   private PhaseResult runPhase(StreamingClient client, List<Prompt> prompts,
-      RequestRecord.Phase phase, int concurrency, long[] schedule, Recorders rec,
+      RequestRecord.Phase phase, int concurrency, long[] schedule, LatencyRecorder rec,
       Optional<Duration> timeout, boolean report) {
     int n = prompts.size();
     RequestRecord[] out = new RequestRecord[n];
@@ -263,6 +266,11 @@ public abstract class ServeBenchmark {
     AtomicInteger finished = new AtomicInteger();
     AtomicInteger failed = new AtomicInteger();
     long t0 = System.nanoTime();
+    LatencyRecorder.Sampler sampler = null;
+    if (rec != null) {
+      rec.start(t0);
+      sampler = intervals().map(i -> rec.startSampler(i.every())).orElse(null);
+    }
     long deadline = timeout.map(d -> t0 + d.toNanos()).orElse(Long.MAX_VALUE);
     Thread reporter = startReporter(report ? progress().orElse(null) : null, phase, n, finished,
         failed, client, t0, done);
@@ -284,8 +292,8 @@ public abstract class ServeBenchmark {
           if (r != null && !r.success()) {
             failed.incrementAndGet();
           }
-          if (rec != null && r != null && r.success()) {
-            record(rec, r);
+          if (rec != null && r != null) {
+            rec.record(r); // wait-free
           }
           finished.incrementAndGet();
           done.countDown();
@@ -320,18 +328,15 @@ public abstract class ServeBenchmark {
       client.close();
     } finally {
       reporter.interrupt();
+      // in finally: an escaping exception must not leave the sampler thread reporting forever
+      if (sampler != null) {
+        sampler.close(); // the last, partial interval
+      } else if (rec != null) {
+        rec.sample(); // one interval: the whole phase
+      }
     }
     long end = System.nanoTime();
     return new PhaseResult(out, slotNanos, startNanos, end);
-  }
-
-  private static void record(Recorders rec, RequestRecord r) {
-    long send = r.sendNanos();
-    rec.ttft.recordValue(Math.max(0, (r.tokenChunkNanos(0) - send) / 1000));
-    r.e2elEndNanos().ifPresent(e -> rec.e2el.recordValue(Math.max(0, (e - send) / 1000)));
-    for (int k = 1; k < r.tokenChunks(); k++) {
-      rec.itl.recordValue(Math.max(0, (r.tokenChunkNanos(k) - r.tokenChunkNanos(k - 1)) / 1000));
-    }
   }
 
   private Thread startReporter(ProgressListener l, RequestRecord.Phase phase, int total,

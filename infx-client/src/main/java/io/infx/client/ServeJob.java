@@ -234,6 +234,13 @@ public abstract class ServeJob {
     return false;
   }
 
+  /**
+   * Interval histograms during the measured phase; see {@link ServeBenchmark#intervals()}.
+   * Default: none.
+   */
+  @Value.Auxiliary
+  public abstract Optional<io.infx.client.metrics.IntervalReporting> intervals();
+
   /** Ends the run early when requested; see {@link ServeBenchmark#stop()}. */
   @Value.Auxiliary
   public abstract Optional<StopSignal> stop();

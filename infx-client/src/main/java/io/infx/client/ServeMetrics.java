@@ -1,15 +1,31 @@
 package io.infx.client;
 
+import io.infx.client.metrics.LatencyStats;
 import io.infx.client.metrics.SampleStats;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
 
 /**
- * The statistics of one serve run, with the reference's field set (client spec §5; seconds inside
- * {@link SampleStats}, the raw file reports them in ms) and infx's extra views. TTFT, ITL and TPOT are
- * measured from the first token-carrying chunk (docs/decisions.md › Client); the reference's
- * first-chunk-with-choices TTFT is {@link #ttftFirstChoices()}.
+ * The statistics of one serve run, with the reference's field set (client spec §5) and infx's
+ * extra views. TTFT, ITL and TPOT are measured from the first token-carrying chunk
+ * (docs/decisions.md › Client); the reference's first-chunk-with-choices TTFT is
+ * {@link #ttftFirstChoices()}.
+ *
+ * <p><b>Units.</b> A number carries its unit in its name ({@code durationSeconds()},
+ * {@code ttftsSeconds()}, {@code ttft().percentileMillis(99)}); a {@link java.time.Duration}
+ * ({@code ttft().percentile(99)}) needs none; throughputs are per second (req/s, tok/s) as in the
+ * reference's field names. Every latency distribution is a {@link LatencyStats}, whose
+ * {@code *Millis} values equal the raw file's {@code *_ms} fields exactly.
+ *
+ * <p><b>Empty.</b> A distribution without samples is {@link LatencyStats#isEmpty() empty}: its
+ * statistics are empty {@link java.util.OptionalDouble}s, not the 0.0 the raw file writes.
+ *
+ * <pre>{@code
+ * ServeMetrics m = result.metrics(MetricOptions.defaults());
+ * double p99TtftMs = m.ttft().percentileMillis(99).orElseThrow();
+ * Duration medianTpot = m.tpot().median().orElse(Duration.ZERO); // per output token
+ * }</pre>
  */
 public final class ServeMetrics {
 
@@ -102,13 +118,16 @@ public final class ServeMetrics {
     return b.outputLens.clone();
   }
 
-  /** Per prompt TTFT in seconds (0.0 unless successful), for detailed output (a copy). */
-  public double[] ttfts() {
+  /**
+   * Per prompt TTFT in seconds (0.0 unless successful: the reference's detailed {@code ttfts}
+   * list), a copy.
+   */
+  public double[] ttftsSeconds() {
     return b.ttfts.clone();
   }
 
   /** Per prompt ITL gaps in seconds (a copy: rows in prompt order, empty unless successful). */
-  public double[][] itls() {
+  public double[][] itlsSeconds() {
     double[][] copy = new double[b.itls.length][];
     for (int i = 0; i < copy.length; i++) {
       copy[i] = b.itls[i].clone();
@@ -131,40 +150,46 @@ public final class ServeMetrics {
     return b.errors.clone();
   }
 
-  /** Send → first token-carrying chunk, in seconds, successful requests (infx's TTFT point). */
-  public SampleStats ttft() {
+  /**
+   * TTFT: send → first token-carrying chunk, successful requests (infx's TTFT point). Histogram:
+   * {@link ServeResult#ttftHistogram()}.
+   */
+  public LatencyStats ttft() {
     return b.ttft;
   }
 
   /**
-   * TPOT = (E2EL − TTFT) / (output tokens − 1), in s/token, successful requests with > 1 token
-   * (spec §5.1).
+   * TPOT, time per output token after the first: (E2EL − TTFT) / (output tokens − 1) of each
+   * successful request with more than one output token (client spec §5.1); values are per token
+   * (ms/token, {@code Duration} per token). Empty when no request produced more than one token.
+   * Histogram: {@link ServeResult#tpotHistogram()}.
    */
-  public SampleStats tpot() {
+  public LatencyStats tpot() {
     return b.tpot;
   }
 
   /**
-   * Gaps between consecutive token-carrying chunks, in seconds, pooled over successful requests.
+   * ITL: gaps between consecutive token-carrying chunks, pooled over successful requests.
+   * Histogram: {@link ServeResult#itlHistogram()}.
    */
-  public SampleStats itl() {
+  public LatencyStats itl() {
     return b.itl;
   }
 
   /**
-   * Send → the reference's E2EL end point (see {@link RequestRecord}), in seconds, successful
-   * requests.
+   * E2EL: send → the reference's E2EL end point (see {@link RequestRecord}), successful requests.
+   * Histogram: {@link ServeResult#e2elHistogram()}.
    */
-  public SampleStats e2el() {
+  public LatencyStats e2el() {
     return b.e2el;
   }
 
   /**
-   * ITL per token in seconds, successful requests: each chunk gap spread evenly over the tokens
+   * ITL per token, successful requests: each chunk gap spread evenly over the tokens
    * the chunk carried, by each request's {@link ItlPolicy} (definition and sources:
    * {@link PerTokenItl}). Under {@link ItlPolicy#PER_CHUNK} a request contributes its chunk gaps.
    */
-  public SampleStats itlPerToken() {
+  public LatencyStats itlPerToken() {
     return b.itlPerToken;
   }
 
@@ -195,50 +220,49 @@ public final class ServeMetrics {
   }
 
   /**
-   * The reference's TTFT, in seconds: send → first chunk with non-empty choices (role prelude
+   * The reference's TTFT: send → first chunk with non-empty choices (role prelude
    * included).
    */
-  public SampleStats ttftFirstChoices() {
+  public LatencyStats ttftFirstChoices() {
     return b.ttftFirstChoices;
   }
 
-  /** Send → response head, in seconds, successful requests. */
-  public SampleStats ttftFirstByte() {
+  /** Send → response head, successful requests. */
+  public LatencyStats ttftFirstByte() {
     return b.ttftFirstByte;
   }
 
   /**
-   * Send → first non-empty content (reasoning excluded), in seconds, successful requests that had
-   * one.
+   * Send → first non-empty content (reasoning excluded), successful requests that had one.
    */
-  public SampleStats ttftFirstContent() {
+  public LatencyStats ttftFirstContent() {
     return b.ttftFirstContent;
   }
 
   /**
-   * TTFT from the intended send time, in seconds (coordinated-omission safe), successful requests.
+   * TTFT from the intended send time (coordinated-omission safe), successful requests.
    */
-  public SampleStats ttftFromIntended() {
+  public LatencyStats ttftFromIntended() {
     return b.ttftFromIntended;
   }
 
   /**
-   * E2EL from the intended send time, in seconds (coordinated-omission safe), successful requests.
+   * E2EL from the intended send time (coordinated-omission safe), successful requests.
    */
-  public SampleStats e2elFromIntended() {
+  public LatencyStats e2elFromIntended() {
     return b.e2elFromIntended;
   }
 
-  /** Actual send − max(intended, slot freed), in seconds, clamped at 0, every sent request. */
-  public SampleStats lateness() {
+  /** Actual send − max(intended, slot freed), clamped at 0, every sent request. */
+  public LatencyStats lateness() {
     return b.lateness;
   }
 
   /**
-   * Slot freed − intended send time, in seconds, clamped at 0, every sent request (non-zero only
+   * Slot freed − intended send time, clamped at 0, every sent request (non-zero only
    * for an open loop with a ceiling).
    */
-  public SampleStats queueWait() {
+  public LatencyStats queueWait() {
     return b.queueWait;
   }
 
@@ -300,6 +324,18 @@ public final class ServeMetrics {
     return b.peakConcurrency;
   }
 
+  /**
+   * {@code ServeMetrics{completed=40/40, failed=0, cancelled=0, duration=1.234s, ttft=…, tpot=…,
+   * itl=…, e2el=…}} with the four distributions in ms ({@link LatencyStats#toString()}).
+   */
+  @Override
+  public String toString() {
+    return "ServeMetrics{completed=" + b.completed + "/" + b.requested + ", failed=" + b.failed
+        + ", cancelled=" + b.cancelled + (b.notSent > 0 ? ", notSent=" + b.notSent : "")
+        + ", duration=" + String.format(java.util.Locale.ROOT, "%.3fs", b.durationSeconds)
+        + ", ttft=" + b.ttft + ", tpot=" + b.tpot + ", itl=" + b.itl + ", e2el=" + b.e2el + "}";
+  }
+
   static final class Builder {
     int requested;
     int sent;
@@ -320,20 +356,20 @@ public final class ServeMetrics {
     double[][] itls;
     String[] generatedTexts;
     String[] errors;
-    SampleStats ttft;
-    SampleStats tpot;
-    SampleStats itl;
-    SampleStats e2el;
-    SampleStats itlPerToken;
+    LatencyStats ttft;
+    LatencyStats tpot;
+    LatencyStats itl;
+    LatencyStats e2el;
+    LatencyStats itlPerToken;
     Map<ItlPolicy, Integer> itlPolicies = new java.util.EnumMap<>(ItlPolicy.class);
     java.util.SortedMap<Integer, Long> tokensPerChunk = new java.util.TreeMap<>();
-    SampleStats ttftFirstChoices;
-    SampleStats ttftFirstByte;
-    SampleStats ttftFirstContent;
-    SampleStats ttftFromIntended;
-    SampleStats e2elFromIntended;
-    SampleStats lateness;
-    SampleStats queueWait;
+    LatencyStats ttftFirstChoices;
+    LatencyStats ttftFirstByte;
+    LatencyStats ttftFirstContent;
+    LatencyStats ttftFromIntended;
+    LatencyStats e2elFromIntended;
+    LatencyStats lateness;
+    LatencyStats queueWait;
     Map<FailureClass, Integer> failuresByClass;
     List<RequestFailure> firstFailures;
     Map<TokenSource, Integer> tokenSources;

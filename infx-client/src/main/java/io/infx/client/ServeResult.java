@@ -1,5 +1,6 @@
 package io.infx.client;
 
+import io.infx.client.metrics.LatencyStats;
 import io.infx.client.metrics.SampleStats;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -27,18 +28,18 @@ public final class ServeResult {
   private final int warmups;
   private final int warmupFailures;
   private final ClientOptions clientOptions;
-  private final ServeBenchmark.Recorders recorders;
+  private final Histogram ttftHist;
+  private final Histogram tpotHist;
+  private final Histogram itlHist;
+  private final Histogram e2elHist;
   private final ClientStats clientStats;
-  private Histogram ttftHist;
-  private Histogram itlHist;
-  private Histogram e2elHist;
 
   private final List<String> notes;
   private volatile String interruptedBy;
 
   ServeResult(ServeBenchmark benchmark, List<RequestRecord> records, long[] slotNanos,
       long startNanos, long endNanos, double startUnix, double endUnix, int warmups,
-      int warmupFailures, ClientOptions clientOptions, ServeBenchmark.Recorders recorders,
+      int warmupFailures, ClientOptions clientOptions, LatencyRecorder.Totals histograms,
       ClientStats clientStats, List<String> notes) {
     this.clientStats = clientStats;
     this.notes = List.copyOf(notes);
@@ -52,7 +53,24 @@ public final class ServeResult {
     this.warmups = warmups;
     this.warmupFailures = warmupFailures;
     this.clientOptions = clientOptions;
-    this.recorders = recorders;
+    this.ttftHist = histograms.ttft();
+    this.tpotHist = histograms.tpot();
+    this.itlHist = histograms.itl();
+    this.e2elHist = histograms.e2el();
+  }
+
+  /**
+   * {@code ServeResult{model=m, prompts=40, sent=40, duration=1.234s, warmups=8}}, plus
+   * {@code incomplete=SIGINT} when the run was cut short. The statistics are
+   * {@link #metrics(MetricOptions)}.
+   */
+  @Override
+  public String toString() {
+    long sent = records.stream().filter(r -> r != null).count();
+    return "ServeResult{model=" + benchmark.model() + ", prompts=" + records.size() + ", sent="
+        + sent + ", duration=" + String.format(java.util.Locale.ROOT, "%.3fs", durationSeconds())
+        + ", warmups=" + warmups + (interruptedBy != null ? ", incomplete=" + interruptedBy : "")
+        + "}";
   }
 
   /** The benchmark that produced this result (prompts, load, backend). */
@@ -153,12 +171,23 @@ public final class ServeResult {
     return clientStats;
   }
 
-  /** TTFT histogram (µs, 3 significant digits) of successful requests, recorded on the fly. */
-  public synchronized Histogram ttftHistogram() {
-    if (ttftHist == null) {
-      ttftHist = recorders.ttft.getIntervalHistogram();
-    }
-    return ttftHist.copy(); // a copy: callers may reset or add to it
+  /**
+   * TTFT histogram of successful requests, recorded on the fly: values in <b>µs</b>, 3 significant
+   * digits. The exact statistics are {@link ServeMetrics#ttft()}; HdrHistogram's percentiles are
+   * bucketed, so they differ from those by up to 0.1 %. A fresh copy on each call (callers may
+   * reset or add to it).
+   */
+  public Histogram ttftHistogram() {
+    return ttftHist.copy();
+  }
+
+  /**
+   * TPOT histogram of successful requests with more than one output token: values in <b>µs per
+   * output token</b>, 3 significant digits, one value per request, (E2EL − TTFT) / (output tokens −
+   * 1) as {@link ServeMetrics#tpot()} (client spec §5.1). A fresh copy on each call.
+   */
+  public Histogram tpotHistogram() {
+    return tpotHist.copy();
   }
 
   /**
@@ -183,24 +212,22 @@ public final class ServeResult {
     return Math.max(0, r.sendNanos() - Math.max(r.intendedNanos(), slotNanos[i]));
   }
 
-  /** Per-chunk ITL histogram (µs, 3 significant digits) of successful requests. */
-  public synchronized Histogram itlHistogram() {
-    if (itlHist == null) {
-      itlHist = recorders.itl.getIntervalHistogram();
-    }
-    return itlHist.copy(); // a copy: callers may reset or add to it
+  /**
+   * Per-chunk ITL histogram of successful requests: gaps between token-carrying chunks in
+   * <b>µs</b>, 3 significant digits. A fresh copy on each call.
+   */
+  public Histogram itlHistogram() {
+    return itlHist.copy();
   }
 
-  /** E2EL histogram (µs, 3 significant digits) of successful requests. */
-  public synchronized Histogram e2elHistogram() {
-    if (e2elHist == null) {
-      e2elHist = recorders.e2el.getIntervalHistogram();
-    }
-    return e2elHist.copy(); // a copy: callers may reset or add to it
+  /** E2EL histogram of successful requests: <b>µs</b>, 3 significant digits. A fresh copy. */
+  public Histogram e2elHistogram() {
+    return e2elHist.copy();
   }
 
   /**
-   * Writes the TTFT, ITL and E2EL histograms (µs, tags {@code ttft}, {@code itl}, {@code e2el})
+   * Writes the TTFT, TPOT, ITL, E2EL and send-lateness histograms (µs; TPOT µs per token; tags
+   * {@code ttft}, {@code tpot}, {@code itl}, {@code e2el}, {@code lateness})
    * as an HdrHistogram log ({@code .hlog}), atomically; logs of several runs or workers merge
    * losslessly with HdrHistogram's tools.
    */
@@ -215,7 +242,8 @@ public final class ServeResult {
       w.setBaseTime(startMillis);
       w.outputLegend();
       long endMillis = (long) (endUnix * 1000);
-      for (var e : java.util.Map.of("ttft", ttftHistogram(), "itl", itlHistogram(),
+      for (var e : java.util.Map.of("ttft", ttftHistogram(), "tpot", tpotHistogram(),
+          "itl", itlHistogram(),
           "e2el", e2elHistogram(), "lateness", latenessHistogram()).entrySet().stream()
           .sorted(java.util.Map.Entry.comparingByKey()).toList()) {
         Histogram h = e.getValue();   // each accessor returns a fresh histogram
@@ -374,9 +402,9 @@ public final class ServeResult {
     b.errors = errors;
     b.ttft = stats(ttft);
     b.tpot = stats(tpot);
-    b.itl = SampleStats.of(itl.toArray());
+    b.itl = LatencyStats.ofSeconds(itl.toArray());
     b.e2el = stats(e2el);
-    b.itlPerToken = SampleStats.of(itlToken.toArray());
+    b.itlPerToken = LatencyStats.ofSeconds(itlToken.toArray());
     b.itlPolicies = itlPolicies;
     b.tokensPerChunk = tokensPerChunk;
     b.ttftFirstChoices = stats(ttftChoices);
@@ -502,12 +530,13 @@ public final class ServeResult {
     return peak;
   }
 
-  private static SampleStats stats(List<Double> v) {
+  /** Latency statistics of samples in seconds. */
+  private static LatencyStats stats(List<Double> v) {
     double[] a = new double[v.size()];
     for (int i = 0; i < a.length; i++) {
       a[i] = v.get(i);
     }
-    return SampleStats.of(a);
+    return LatencyStats.ofSeconds(a);
   }
 
   /** A growable primitive list (ITL samples can be millions). */

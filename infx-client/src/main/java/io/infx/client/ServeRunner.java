@@ -169,7 +169,7 @@ final class ServeRunner {
         .expectedFraming(expectedFraming)
         .warmups(job.numWarmups()).clientWarmup(job.clientWarmup()).body(job.body())
         .seed(job.seed()).profile(job.profile())
-        .stop(job.stop()).stopGrace(job.stopGrace())
+        .stop(job.stop()).stopGrace(job.stopGrace()).intervals(job.intervals())
         .progress(Optional.ofNullable(bar == null ? null : (ServeBenchmark.ProgressListener) bar::update))
         .build();
     ServeResult run = bench.run();

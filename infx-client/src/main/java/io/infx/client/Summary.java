@@ -1,6 +1,6 @@
 package io.infx.client;
 
-import io.infx.client.metrics.SampleStats;
+import io.infx.client.metrics.LatencyStats;
 import java.io.PrintWriter;
 import java.util.Locale;
 import java.util.Map;
@@ -32,15 +32,15 @@ final class Summary {
       row(out, "Client allocation per request (KB):",
           String.format(Locale.ROOT, "%.1f", cs.allocatedBytes() / 1024.0 / m.sent()));
     }
-    if (m.queueWait().count() > 0 && m.queueWait().percentile(99) >= 0.001) {
+    if (m.queueWait().percentileMillis(99).orElse(0) >= 1) {
       // open loop with a ceiling and a backlog: the latencies below start at the send, not at
       // the intended time (peers.md §3), so say how long requests waited and how late they left
-      row(out, "Median / P99 queue wait (ms):", f2(m.queueWait().median() * 1000) + " / "
-          + f2(m.queueWait().percentile(99) * 1000));
+      row(out, "Median / P99 queue wait (ms):", f2(m.queueWait().medianMillis().getAsDouble())
+          + " / " + f2(m.queueWait().percentileMillis(99).getAsDouble()));
     }
-    if (m.lateness().count() > 0 && m.lateness().percentile(99) >= 0.001) {
-      row(out, "Median / P99 send lateness (ms):", f2(m.lateness().median() * 1000) + " / "
-          + f2(m.lateness().percentile(99) * 1000));
+    if (m.lateness().percentileMillis(99).orElse(0) >= 1) {
+      row(out, "Median / P99 send lateness (ms):", f2(m.lateness().medianMillis().getAsDouble())
+          + " / " + f2(m.lateness().percentileMillis(99).getAsDouble()));
     }
     if (m.resends() > 0) {
       row(out, "Re-sent (never left; not failures):", Integer.toString(m.resends()));
@@ -101,17 +101,18 @@ final class Summary {
     }
   }
 
-  private static void section(PrintWriter out, String key, String title, String abbr, SampleStats s,
+  /** One latency block as benchmark_serving prints it: 0.00 for an empty sample, like the reference. */
+  private static void section(PrintWriter out, String key, String title, String abbr, LatencyStats s,
       MetricOptions mo) {
     if (!mo.percentileMetrics().contains(key)) {
       return;
     }
     out.println(center(title));
-    row(out, "Mean " + abbr + " (ms):", f2(s.mean() * 1000));
-    row(out, "Median " + abbr + " (ms):", f2(s.median() * 1000));
+    row(out, "Mean " + abbr + " (ms):", f2(s.meanMillis().orElse(0)));
+    row(out, "Median " + abbr + " (ms):", f2(s.medianMillis().orElse(0)));
     for (double p : mo.metricPercentiles()) {
       row(out, "P" + RawResult.percentileLabel(p) + " " + abbr + " (ms):",
-          f2(s.percentile(p) * 1000));
+          f2(s.percentileMillis(p).orElse(0)));
     }
   }
 

@@ -70,7 +70,7 @@ class GoodputTest {
         .client(ClientOptions.builder().baseUri(URI.create("http://127.0.0.1:9")).build())
         .backend(ServingBackend.VLLM).model("m").prompts(prompts).load(LoadModel.closed(4)).build();
     return new ServeResult(b, records, new long[specs.size()], 0, durationNanos, 1000.0,
-        1000.0 + durationNanos / 1e9, 0, 0, b.client(), new ServeBenchmark.Recorders(),
+        1000.0 + durationNanos / 1e9, 0, 0, b.client(), LatencyRecorder.totalsOf(records),
         new ClientStats(0, 0, 0, -1, durationNanos / 1e9), List.of());
   }
 

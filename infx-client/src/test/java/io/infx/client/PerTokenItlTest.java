@@ -249,9 +249,10 @@ class PerTokenItlTest {
           : ItlPolicy.TOKENIZER;
       assertThat(m.itlPolicies()).isEqualTo(Map.of(expected, 4));
       assertThat(m.tokensPerChunk()).isEqualTo(new java.util.TreeMap<>(Map.of(4, 4L * osl / 4)));
-      SampleStats perToken = m.itlPerToken();
+      SampleStats perToken = m.itlPerToken().seconds();
       System.out.printf("paced %s: per-token ITL mean %.3f ms, median %.3f ms (pace %.3f ms)%n",
-          usage, perToken.mean() * 1e3, perToken.median() * 1e3, pace / 1e6);
+          usage, perToken.mean().orElseThrow() * 1e3, perToken.median().orElseThrow() * 1e3,
+          pace / 1e6);
       assertThat(perToken.count()).isEqualTo(4L * (osl - 4));
       // The truth is the schedule the server really kept, on its own clock: the sum of the
       // per-token entries of a request telescopes to its first-to-last token-chunk span, so the
@@ -269,11 +270,11 @@ class PerTokenItlTest {
       double truth = spanNanos / 1e9 / entries;
       assertThat(truth).as("the server kept roughly its pace").isCloseTo(pace / 1e9,
           within(0.5 * pace / 1e9));
-      assertThat(perToken.mean()).as("mean per-token ITL vs the server's schedule")
+      assertThat(perToken.mean().orElseThrow()).as("mean per-token ITL vs the server's schedule")
           .isCloseTo(truth, within(0.02 * truth));
-      assertThat(perToken.median()).as("median per-token ITL vs the pace")
+      assertThat(perToken.median().orElseThrow()).as("median per-token ITL vs the pace")
           .isCloseTo(pace / 1e9, within(0.05 * pace / 1e9));
-      assertThat(m.itl().mean()).as("the reference's ITL stays per chunk")
+      assertThat(m.itl().meanMillis().orElseThrow() / 1000).as("the reference's ITL stays per chunk")
           .isCloseTo(4 * truth, within(0.02 * 4 * truth));
 
       Map<String, Object> raw = RawResult.build(run, m, MetricOptions.defaults(),

@@ -139,7 +139,7 @@ public final class EnvProjector {
       }
     }
     // Template constants.
-    b.put(RANDOM_RANGE_RATIO, "0.8");
+    b.put(RANDOM_RANGE_RATIO, io.infx.client.ReferenceWorkload.RANDOM_RANGE_RATIO_TEXT);
     if (!row.multiNode()) {
       b.put(HF_HUB_CACHE, "/mnt/hf_hub_cache/");
       b.put(AIPERF_FAILED_REQUEST_THRESHOLD, "0.10");

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.infx.core.InfxException;
 import io.infx.core.ValidationException;
 import io.infx.core.tree.Source;
+import io.infx.matrix.runners.Cluster;
 import io.infx.matrix.runners.RunnerInventory;
 import java.util.List;
 import java.util.stream.Stream;
@@ -259,7 +260,57 @@ class ValidationRulesTest {
         Arguments.of(labels + cluster.replace("exclusive: false", "exclusive: false, srun-args: [-x]"), "V46.long-option",
             "expected a long option"),
         Arguments.of(labels + cluster.replace("exclusive: false", "exclusive: false, gres: 'gpu:8'"), "V46.gres",
-            "gres must contain the {gpus} placeholder"));
+            "gres must contain the {gpus} placeholder"),
+        // infx extension: adapter (shape here, registration in infx-fleet)
+        Arguments.of(labels + cluster + "    adapter: 'my adapter'\n", "V46.adapter-name",
+            "adapter must be an adapter id (a letter or digit, then letters, digits, '.', '_' or '-'), got 'my adapter'"),
+        Arguments.of(labels + cluster + "    adapter: 7\n", "Q2.strict-type", "Input should be a valid string"),
+        Arguments.of(labels + cluster.replace("    scheduler: slurm\n", "    adapter: acme\n"), "V46.scheduler",
+            "a 'slurm' record needs scheduler 'slurm'"),
+        Arguments.of(labels + ADAPTER_ONLY.replace("adapter: acme", "adapter: null"), "V46.scheduler",
+            "a cluster needs a scheduler or an adapter"),
+        Arguments.of(labels + ADAPTER_ONLY + "    models: {entries: {Tiny: {root: hf, dir: Tiny}}}\n", "V46.model-volume",
+            "model entry 'Tiny' uses unknown volume 'hf'"));
+  }
+
+  /** A cluster launched by an adapter of its own: no scheduler, no scheduler record. */
+  static final String ADAPTER_ONLY = "clusters:\n  h100-a:\n    gpus-per-node: 8\n    arch: x86_64\n    adapter: acme\n";
+
+  @Test
+  void aClusterMayNameAnAdapterWithOrWithoutAScheduler() {
+    String labels = "labels:\n  h100: [h100-a_00]\n  cluster:h100-a: [h100-a_00]\n";
+    RunnerInventory only = RunnerInventory.load(Source.text("runners.yaml", labels + ADAPTER_ONLY));
+    Cluster c = only.clusterOf("cluster:h100-a").orElseThrow();
+    assertThat(c.adapter()).contains("acme");
+    assertThat(c.scheduler()).isEmpty();
+    // the value's own place (line 8 = the adapter line, column 14 = after "    adapter: ")
+    assertThat(c.adapterOrigin().orElseThrow().location()).isEqualTo(new io.infx.core.Location("runners.yaml", 8, 14));
+    assertThat(c.adapterOrigin().orElseThrow().pointer()).isEqualTo("/clusters/h100-a/adapter");
+
+    String withSlurm = labels + "clusters:\n  h100-a:\n    gpus-per-node: 8\n    arch: x86_64\n    scheduler: slurm\n"
+        + "    adapter: my-slurm.v2\n    slurm: {partition: main, exclusive: false, volumes: {hf: {path: /data/hf}}}\n";
+    Cluster both = RunnerInventory.load(Source.text("runners.yaml", withSlurm)).clusterOf("cluster:h100-a").orElseThrow();
+    assertThat(both.adapter()).contains("my-slurm.v2");
+    assertThat(both.scheduler()).contains("slurm");
+    assertThat(both.slurm()).isPresent();
+  }
+
+  @Test
+  void withoutAdapterAMissingSchedulerIsTheReferencesFieldRequired() {
+    String yaml = "labels:\n  h100: [h100-a_00]\n  cluster:h100-a: [h100-a_00]\n"
+        + "clusters:\n  h100-a:\n    gpus-per-node: zero\n    arch: x86_64\n";
+    assertThatThrownBy(() -> RunnerInventory.load(Source.text("runners.yaml", yaml)))
+        .isInstanceOfSatisfying(ValidationException.class, e -> {
+          // both in one pass, as pydantic reports them: the bad field and the missing one
+          assertThat(e.violations()).extracting(v -> v.ruleId() + " " + v.message()).containsExactly(
+              "V5.field-required Field required: 'scheduler' is missing",
+              "Q2.strict-type Input should be a valid integer");
+          assertThat(e.violations().get(0).pointer()).isEqualTo("/clusters/h100-a/scheduler");
+        });
+    String nullScheduler = yaml.replace("zero", "8") + "    scheduler: null\n";
+    assertThatThrownBy(() -> RunnerInventory.load(Source.text("runners.yaml", nullScheduler)))
+        .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.violations())
+            .extracting(v -> v.ruleId() + " " + v.message()).containsExactly("Q2.strict-type Input should be a valid string"));
   }
 
   @ParameterizedTest(name = "{1}: {2}")

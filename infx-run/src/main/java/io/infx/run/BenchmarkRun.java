@@ -164,7 +164,9 @@ public final class BenchmarkRun {
    * Validates and expands the configs and plans every point without sending traffic or writing
    * anything ({@code infx run --dry-run}).
    *
-   * @throws InfxException located, rule-named errors for invalid configs or runner files
+   * @throws InfxException located, rule-named errors for invalid configs or runner files (with the
+   *     default launcher, also a cluster record naming an adapter that is not registered:
+   *     {@code V46.adapter-registered})
    */
   public RunPlan plan() {
     List<Source> sources = new ArrayList<>();
@@ -174,6 +176,15 @@ public final class BenchmarkRun {
     Path runnerFile = runnerFile(options);
     Catalog catalog = Catalog.load(sources);
     RunnerInventory runners = RunnerInventory.load(Source.file(runnerFile, runnerFile.toString()));
+    if (launcher instanceof FleetPointLauncher) {
+      // the fleet routes by this file: a cluster record naming an adapter that is not registered
+      // stops the run here, located, rather than failing every point at launch
+      List<io.infx.core.Violation> unregistered = io.infx.fleet.routing.ClusterLabelRouter.unregisteredAdapters(
+          runners, io.infx.fleet.spi.FleetAdapters.load().ids());
+      if (!unregistered.isEmpty()) {
+        throw new io.infx.core.ValidationException("runner-validation", unregistered);
+      }
+    }
     Matrix matrix = options.selection() instanceof Selection.TestConfig t
         ? Generator.testConfig(catalog, runners, t.options())
         : Generator.fullSweep(catalog, runners, ((Selection.FullSweep) options.selection()).options());

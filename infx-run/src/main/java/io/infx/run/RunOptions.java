@@ -78,16 +78,22 @@ public abstract class RunOptions {
    */
   public abstract Optional<String> runner();
 
-  /** Measured requests per unit of concurrency (InferenceX: {@code --num-prompts $((CONC * 10))}). */
+  /**
+   * Measured requests per unit of concurrency (InferenceX: {@code --num-prompts $((CONC * 10))},
+   * {@link io.infx.client.ReferenceWorkload#PROMPTS_PER_CONC}).
+   */
   @Value.Default
   public int promptsPerConc() {
-    return 10;
+    return io.infx.client.ReferenceWorkload.PROMPTS_PER_CONC;
   }
 
-  /** Warm-up requests per unit of concurrency (InferenceX: {@code --num-warmups $((2 * CONC))}). */
+  /**
+   * Warm-up requests per unit of concurrency (InferenceX: {@code --num-warmups $((2 * CONC))},
+   * {@link io.infx.client.ReferenceWorkload#WARMUPS_PER_CONC}).
+   */
   @Value.Default
   public int warmupsPerConc() {
-    return 2;
+    return io.infx.client.ReferenceWorkload.WARMUPS_PER_CONC;
   }
 
   /** The simulated server. Default: the simulator's defaults (a Slurm job always uses the defaults). */

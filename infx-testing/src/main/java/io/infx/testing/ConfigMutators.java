@@ -19,26 +19,46 @@ import org.yaml.snakeyaml.Yaml;
 
 /**
  * Variants of a team's own master file, one small change each, for properties such as "every
- * variant still validates and expands" or "our rule catches a doubled tp". For every search-space
- * entry (fixed-seq-len and agentic-coding blocks of every config) the mutations are:
+ * variant still validates and expands" or "our rule catches a doubled tp". The mutations, in
+ * document order for every config:
  * <ul>
- *   <li>{@code double tp}: {@code tp} × 2;</li>
- *   <li>{@code double conc}: every {@code conc-list} value × 2, or {@code conc-end} × 2;</li>
- *   <li>{@code drop <key>}: removes one optional key the entry writes ({@code ep}, {@code dp-attn},
- *       {@code spec-decoding}, {@code dcp-size}, {@code router}).</li>
+ *   <li>config level: {@code drop kv-p2p-transfer}, {@code drop router} (when written at the top);</li>
+ *   <li>agentic block level: {@code drop dram-utilization} (when written);</li>
+ *   <li>for every search-space entry (fixed-seq-len and agentic-coding blocks):
+ *     <ul>
+ *       <li>{@code double tp}: {@code tp} × 2 (single-node entries);</li>
+ *       <li>{@code double <role> tp} and {@code double <role> num-worker} for each worker pool the entry
+ *           writes ({@code prefill}, {@code decode}, the aggregate {@code worker});</li>
+ *       <li>{@code double conc}: every {@code conc-list} value × 2, or {@code conc-end} × 2;</li>
+ *       <li>{@code drop <key>}: removes one key the entry writes: {@code ep}, {@code dp-attn},
+ *           {@code spec-decoding}, {@code dcp-size}, {@code router}, {@code kv-offloading},
+ *           {@code kv-offload-backend}, {@code kv-p2p-transfer}, {@code num-nodes}, then the worker
+ *           pools {@code prefill} and {@code decode}.</li>
+ *     </ul></li>
  * </ul>
+ * Many variants of a multi-node or agentic config are invalid on purpose (a disaggregated entry
+ * without {@code decode} breaks V17, an agentic block without its {@code dram-utilization} V29):
+ * loading one throws a {@link io.infx.core.ValidationException} located in the variant's text.
  * Variants are written back in block style (the user's comments and flow style are not kept).
  */
 public final class ConfigMutators {
 
-  /** Optional search-space keys whose absence takes the schema's default. */
-  static final List<String> OPTIONAL_KEYS = List.of("ep", "dp-attn", "spec-decoding", "dcp-size", "router");
+  /** Search-space keys a variant drops, one at a time, when the entry writes them. */
+  static final List<String> OPTIONAL_KEYS = List.of("ep", "dp-attn", "spec-decoding", "dcp-size", "router",
+      "kv-offloading", "kv-offload-backend", "kv-p2p-transfer", "num-nodes", "prefill", "decode");
+
+  /** Worker pools of multi-node entries. */
+  static final List<String> ROLES = List.of("prefill", "decode", "worker");
+
+  /** Config-level keys a variant drops when the config writes them. */
+  static final List<String> CONFIG_KEYS = List.of("kv-p2p-transfer", "router");
 
   private ConfigMutators() {}
 
   /**
-   * Every variant of the master file {@code userConfig}, in document order (config, block, entry,
-   * then double tp, double conc, drop keys).
+   * Every variant of the master file {@code userConfig}, in document order (config, its config-level
+   * drops, then block by block and entry by entry: double tp, double worker sizes, double conc, drop
+   * keys).
    *
    * @throws io.infx.core.ValidationException when the file is not readable YAML (kind of the reader)
    * @throws IllegalArgumentException when the file is not a mapping of configs
@@ -53,31 +73,22 @@ public final class ConfigMutators {
     Map<String, Object> plain = (Map<String, Object>) plain(root.toPlain());
     List<ConfigVariant> out = new ArrayList<>();
     for (String key : plain.keySet()) {
+      for (String top : CONFIG_KEYS) {
+        if (map(plain.get(key)).containsKey(top)) {
+          out.add(variant(plain, key + ": drop " + top, key, c -> c.remove(top)));
+        }
+      }
       for (String scenario : List.of("fixed-seq-len", "agentic-coding")) {
         List<?> blocks = list(map(map(plain.get(key)).get("scenarios")).get(scenario));
         for (int b = 0; b < blocks.size(); b++) {
+          int bi = b;
+          if (map(blocks.get(b)).containsKey("dram-utilization")) {
+            out.add(variant(plain, key + " /scenarios/" + scenario + "/" + b + ": drop dram-utilization", key,
+                c -> block(c, scenario, bi).remove("dram-utilization")));
+          }
           List<?> space = list(map(blocks.get(b)).get("search-space"));
           for (int i = 0; i < space.size(); i++) {
-            String where = key + " /scenarios/" + scenario + "/" + b + "/search-space/" + i + ": ";
-            Map<String, Object> entry = map(space.get(i));
-            int bi = b;
-            int ii = i;
-            if (entry.get("tp") instanceof Number) {
-              out.add(variant(plain, where + "double tp", key, scenario, bi, ii,
-                  e -> e.put("tp", ((Number) e.get("tp")).longValue() * 2)));
-            }
-            if (entry.get("conc-list") instanceof List<?>) {
-              out.add(variant(plain, where + "double conc", key, scenario, bi, ii, e -> e.put("conc-list",
-                  ((List<?>) e.get("conc-list")).stream().map(c -> c instanceof Number n ? n.longValue() * 2 : c).toList())));
-            } else if (entry.get("conc-end") instanceof Number) {
-              out.add(variant(plain, where + "double conc", key, scenario, bi, ii,
-                  e -> e.put("conc-end", ((Number) e.get("conc-end")).longValue() * 2)));
-            }
-            for (String optional : OPTIONAL_KEYS) {
-              if (entry.containsKey(optional)) {
-                out.add(variant(plain, where + "drop " + optional, key, scenario, bi, ii, e -> e.remove(optional)));
-              }
-            }
+            entryVariants(plain, key, scenario, bi, i, map(space.get(i)), out);
           }
         }
       }
@@ -99,13 +110,55 @@ public final class ConfigMutators {
     return Generate.pick(all);
   }
 
-  private static ConfigVariant variant(Map<String, Object> plain, String description, String key, String scenario,
-      int block, int index, Consumer<Map<String, Object>> change) {
+  private static void entryVariants(Map<String, Object> plain, String key, String scenario, int b, int i,
+      Map<String, Object> entry, List<ConfigVariant> out) {
+    String where = key + " /scenarios/" + scenario + "/" + b + "/search-space/" + i + ": ";
+    if (entry.get("tp") instanceof Number) {
+      out.add(entryVariant(plain, where + "double tp", key, scenario, b, i, e -> e.put("tp", doubled(e.get("tp")))));
+    }
+    for (String role : ROLES) {
+      Map<String, Object> worker = map(entry.get(role));
+      for (String size : List.of("tp", "num-worker")) {
+        if (worker.get(size) instanceof Number) {
+          out.add(entryVariant(plain, where + "double " + role + " " + size, key, scenario, b, i,
+              e -> map(e.get(role)).put(size, doubled(map(e.get(role)).get(size)))));
+        }
+      }
+    }
+    if (entry.get("conc-list") instanceof List<?>) {
+      out.add(entryVariant(plain, where + "double conc", key, scenario, b, i, e -> e.put("conc-list",
+          ((List<?>) e.get("conc-list")).stream().map(c -> c instanceof Number n ? n.longValue() * 2 : c).toList())));
+    } else if (entry.get("conc-end") instanceof Number) {
+      out.add(entryVariant(plain, where + "double conc", key, scenario, b, i,
+          e -> e.put("conc-end", doubled(e.get("conc-end")))));
+    }
+    for (String optional : OPTIONAL_KEYS) {
+      if (entry.containsKey(optional)) {
+        out.add(entryVariant(plain, where + "drop " + optional, key, scenario, b, i, e -> e.remove(optional)));
+      }
+    }
+  }
+
+  private static long doubled(Object number) {
+    return ((Number) number).longValue() * 2;
+  }
+
+  private static Map<String, Object> block(Map<String, Object> config, String scenario, int block) {
+    return map(list(map(config.get("scenarios")).get(scenario)).get(block));
+  }
+
+  private static ConfigVariant entryVariant(Map<String, Object> plain, String description, String key,
+      String scenario, int block, int index, Consumer<Map<String, Object>> change) {
+    return variant(plain, description, key,
+        c -> change.accept(map(list(block(c, scenario, block).get("search-space")).get(index))));
+  }
+
+  /** The whole file with {@code change} applied to a deep copy of config {@code key}. */
+  private static ConfigVariant variant(Map<String, Object> plain, String description, String key,
+      Consumer<Map<String, Object>> change) {
     @SuppressWarnings("unchecked")
     Map<String, Object> copy = (Map<String, Object>) deepCopy(plain);
-    Map<String, Object> entry = map(list(map(list(map(map(copy.get(key)).get("scenarios")).get(scenario))
-        .get(block)).get("search-space")).get(index));
-    change.accept(entry);
+    change.accept(map(copy.get(key)));
     DumperOptions options = new DumperOptions();
     options.setDefaultFlowStyle(DumperOptions.FlowStyle.BLOCK);
     options.setIndent(2);

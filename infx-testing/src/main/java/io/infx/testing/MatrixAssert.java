@@ -2,8 +2,16 @@ package io.infx.testing;
 
 import io.infx.matrix.Matrix;
 import io.infx.matrix.MatrixRow;
+import io.infx.matrix.RowKind;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 import org.assertj.core.api.AbstractAssert;
@@ -34,6 +42,51 @@ public final class MatrixAssert extends AbstractAssert<MatrixAssert, Matrix> {
       failWithMessage("%nExpecting matrix not to be empty");
     }
     return this;
+  }
+
+  /**
+   * The matrix has at least one row of each of {@code kinds} (rows of other kinds may be present).
+   * The failure lists the row count of every kind.
+   */
+  public MatrixAssert hasRowsOfKind(RowKind... kinds) {
+    isNotNull();
+    Set<RowKind> missing = EnumSet.noneOf(RowKind.class);
+    missing.addAll(Arrays.asList(kinds));
+    missing.removeAll(counts().keySet());
+    if (!missing.isEmpty()) {
+      failWithMessage("%nExpecting matrix to have rows of kind(s):%n  %s%nbut it had none of:%n  %s%nrows by kind:%n  %s",
+          Arrays.toString(kinds), missing, counts());
+    }
+    return this;
+  }
+
+  /** The kinds of the matrix's rows are exactly {@code kinds} (each present, no other). */
+  public MatrixAssert hasRowKindsExactly(Collection<RowKind> kinds) {
+    isNotNull();
+    Objects.requireNonNull(kinds, "kinds");
+    Set<RowKind> expected = kinds.isEmpty() ? EnumSet.noneOf(RowKind.class) : EnumSet.copyOf(kinds);
+    if (!counts().keySet().equals(expected)) {
+      failWithMessage("%nExpecting matrix rows of exactly the kind(s):%n  %s%nbut rows by kind were:%n  %s",
+          expected, counts());
+    }
+    return this;
+  }
+
+  /**
+   * Continues with the rows of {@code kind} only (an empty matrix when there are none), e.g.
+   * {@code assertThat(matrix).rowsOfKind(RowKind.MULTI_NODE).allRowsSatisfy(…)}.
+   */
+  public MatrixAssert rowsOfKind(RowKind kind) {
+    isNotNull();
+    Objects.requireNonNull(kind, "kind");
+    return new MatrixAssert(actual.filter(r -> r.kind() == kind));
+  }
+
+  /** Row counts by kind, in {@link RowKind} order. */
+  private Map<RowKind, Integer> counts() {
+    Map<RowKind, Integer> counts = new EnumMap<>(RowKind.class);
+    actual.forEach(r -> counts.merge(r.kind(), 1, Integer::sum));
+    return counts;
   }
 
   /**

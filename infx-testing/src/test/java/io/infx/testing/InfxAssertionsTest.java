@@ -11,6 +11,8 @@ import io.infx.matrix.FullSweepOptions;
 import io.infx.matrix.Generator;
 import io.infx.matrix.Matrix;
 import io.infx.matrix.MatrixRow;
+import io.infx.matrix.RowKind;
+import java.util.EnumSet;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -109,5 +111,21 @@ class InfxAssertionsTest {
         .hasMessageContaining("to match:\n  conc 4\nbut 1 did not:\n  row 1: " + m.get(1));
     assertThatThrownBy(() -> InfxAssertions.assertThat(m).hasRowCount(3))
         .hasMessageContaining("Expecting matrix to have 3 row(s) but it had 2");
+  }
+
+  @Test
+  void rowKindAssertionsNameTheKindsAndCountTheRows() {
+    Matrix m = matrix();
+    InfxAssertions.assertThat(m).hasRowsOfKind(RowKind.SINGLE_NODE)
+        .hasRowKindsExactly(EnumSet.of(RowKind.SINGLE_NODE))
+        .rowsOfKind(RowKind.SINGLE_NODE).hasRowCount(2);
+    InfxAssertions.assertThat(m).rowsOfKind(RowKind.MULTI_NODE).hasRowCount(0);
+    assertThatThrownBy(() -> InfxAssertions.assertThat(m).hasRowsOfKind(RowKind.SINGLE_NODE, RowKind.MULTI_NODE_AGENTIC))
+        .isInstanceOf(AssertionError.class)
+        .hasMessage(String.format("%nExpecting matrix to have rows of kind(s):%n  [SINGLE_NODE, MULTI_NODE_AGENTIC]%n"
+            + "but it had none of:%n  [MULTI_NODE_AGENTIC]%nrows by kind:%n  {SINGLE_NODE=2}"));
+    assertThatThrownBy(() -> InfxAssertions.assertThat(m).hasRowKindsExactly(List.of(RowKind.MULTI_NODE)))
+        .hasMessage(String.format("%nExpecting matrix rows of exactly the kind(s):%n  [MULTI_NODE]%n"
+            + "but rows by kind were:%n  {SINGLE_NODE=2}"));
   }
 }

@@ -111,13 +111,16 @@ public final class ClientHarness {
         chunkErr.add((r.tokenChunkNanos(i) - chunks.get(i).asLong()) / 1e6);
       }
     }
+    // errors in ms; NaN where there is no sample
     SampleStats s = SampleStats.of(ttftErr);
     SampleStats cs = SampleStats.of(chunkErr.stream().mapToDouble(Double::doubleValue).toArray());
     System.out.printf(Locale.ROOT, "overhead streams=%d requests=%d tokens=%d%n", streams,
         records.size(), tokens);
     System.out.printf(Locale.ROOT,
         "  measured-true TTFT ms: p50=%.3f p99=%.3f max=%.3f | per-chunk ms: p50=%.3f p99=%.3f%n",
-        s.median(), s.percentile(99), s.max(), cs.median(), cs.percentile(99));
+        s.median().orElse(Double.NaN), s.percentile(99).orElse(Double.NaN),
+        s.max().orElse(Double.NaN), cs.median().orElse(Double.NaN),
+        cs.percentile(99).orElse(Double.NaN));
     probe.print(records.size(), (long) records.size() * tokens);
   }
 

@@ -4,7 +4,7 @@ import io.infx.client.BodyOptions;
 import io.infx.client.ServeJob;
 import io.infx.client.ServeMetrics;
 import io.infx.client.ServingBackend;
-import io.infx.client.metrics.SampleStats;
+import io.infx.client.metrics.LatencyStats;
 import io.infx.client.sim.SimConfig;
 import io.infx.client.sim.SimServer;
 import io.infx.matrix.ConfigIdentity;
@@ -27,12 +27,14 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramIterationValue;
 
 /**
  * A team's CI tool built on infx as a library: declare the config in code (the design card's chain
  * {@code Sweep.of(identity).searchSpace(…).expand()}), benchmark every matrix row against the
- * in-process simulator, read the typed results (TTFT/TPOT/E2EL percentiles, the HdrHistogram of
- * TTFT, the normalized aggregate row) and fail the build when a point misses its gate.
+ * in-process simulator, read the typed results (TTFT/TPOT/E2EL percentiles in ms, the HdrHistograms
+ * of TTFT and TPOT, the normalized aggregate row) and fail the build when a point misses its gate.
  *
  * <p>Run: {@code mvn -f examples/consumer/pom.xml verify exec:java}. Exit status 0 when every point
  * passed, 1 otherwise. Every number it prints is SIMULATED (the embedded simulator, not an engine).
@@ -52,8 +54,12 @@ public final class BenchmarkGate {
     return Sweep.of(identity).searchSpace(256, 32, Sweep.tp(1).concList(1, 4));
   }
 
-  /** One benchmarked point: the row, the client's statistics and the normalized aggregate row. */
-  record Point(MatrixRow row, ServeMetrics metrics, long ttftSamples, AggregateRow aggregate) {}
+  /**
+   * One benchmarked point: the row, the client's statistics, the TTFT and TPOT histograms (µs;
+   * TPOT µs per output token) and the normalized aggregate row.
+   */
+  record Point(MatrixRow row, ServeMetrics metrics, Histogram ttftHistogram, Histogram tpotHistogram,
+      AggregateRow aggregate) {}
 
   public static void main(String[] args) {
     if (!run(System.out)) {
@@ -77,16 +83,20 @@ public final class BenchmarkGate {
 
     boolean pass = true;
     out.println("SIMULATED (infx embedded simulator): conc, completed/requested, "
-        + "TTFT p50/p99 ms, TPOT p50 ms, E2EL p99 ms, TTFT samples, tput/GPU tok/s");
+        + "TTFT / TPOT / E2EL p50/p90/p99 ms (TPOT ms per token), tput/GPU tok/s");
     for (Point p : points) {
       ServeMetrics m = p.metrics();
-      double p99Ttft = ms(m.ttft(), 99);
+      // empty only when no request succeeded: then the gate fails rather than reading 0.0
+      double p99Ttft = m.ttft().percentileMillis(99).orElse(Double.POSITIVE_INFINITY);
       boolean ok = m.failed() == 0 && m.completed() == m.requested() && p99Ttft <= MAX_P99_TTFT_MS
-          && p.ttftSamples() == m.completed() && p.aggregate().simulated();
+          && p.ttftHistogram().getTotalCount() == m.completed()
+          && p.tpotHistogram().getTotalCount() == m.tpot().count() && p.aggregate().simulated();
       pass &= ok;
-      out.printf("  conc=%d  %d/%d  ttft %.1f/%.1f  tpot %.2f  e2el %.1f  n=%d  %.1f  %s%n",
-          p.row().conc().get(0), m.completed(), m.requested(), ms(m.ttft(), 50), p99Ttft,
-          ms(m.tpot(), 50), ms(m.e2el(), 99), p.ttftSamples(), p.aggregate().tputPerGpu(), ok ? "PASS" : "FAIL");
+      out.printf("  conc=%d  %d/%d  ttft %s  tpot %s  e2el %s  %.1f  %s%n",
+          p.row().conc().get(0), m.completed(), m.requested(), percentiles(m.ttft()),
+          percentiles(m.tpot()), percentiles(m.e2el()), p.aggregate().tputPerGpu(),
+          ok ? "PASS" : "FAIL");
+      printHistogram(out, "TPOT histogram (µs per output token)", p.tpotHistogram());
     }
     out.println(pass ? "gate: PASS" : "gate: FAIL");
     return pass;
@@ -122,12 +132,38 @@ public final class BenchmarkGate {
         .build();
     AggregateRow aggregate = ResultProcessor.process(ProcessRequest.builder()
         .workDir(work).resultFilename(name).identity(identity).build()).row();
-    return new Point(row, outcome.metrics(), outcome.result().ttftHistogram().getTotalCount(), aggregate);
+    return new Point(row, outcome.metrics(), outcome.result().ttftHistogram(),
+        outcome.result().tpotHistogram(), aggregate);
   }
 
-  /** A statistic in seconds, as a percentile in milliseconds. */
-  private static double ms(SampleStats stats, double percentile) {
-    return stats.percentile(percentile) * 1000;
+  /** {@code p50/p90/p99} in ms, or {@code n/a} for a metric without samples. */
+  private static String percentiles(LatencyStats stats) {
+    if (stats.isEmpty()) {
+      return "n/a";
+    }
+    return String.format("%.2f/%.2f/%.2f", stats.percentileMillis(50).getAsDouble(),
+        stats.percentileMillis(90).getAsDouble(), stats.percentileMillis(99).getAsDouble());
+  }
+
+  /** A text bar chart of {@code h} in up to 8 equal-width bins between its min and max. */
+  static void printHistogram(PrintStream out, String title, Histogram h) {
+    out.printf("    %s, n=%d%n", title, h.getTotalCount());
+    if (h.getTotalCount() == 0) {
+      return;
+    }
+    long lo = h.getMinValue();
+    long width = Math.max(1, (h.getMaxValue() - lo) / 8 + 1);
+    long[] bins = new long[8];
+    for (HistogramIterationValue v : h.recordedValues()) {
+      bins[(int) Math.min(7, (v.getValueIteratedTo() - lo) / width)] += v.getCountAtValueIteratedTo();
+    }
+    long most = java.util.Arrays.stream(bins).max().orElse(1);
+    for (int i = 0; i < bins.length; i++) {
+      if (bins[i] > 0) {
+        out.printf("      %7d–%-7d %-30s %d%n", lo + i * width, lo + (i + 1) * width - 1,
+            "#".repeat((int) Math.max(1, 30 * bins[i] / most)), bins[i]);
+      }
+    }
   }
 
   private static Path tempDir() {

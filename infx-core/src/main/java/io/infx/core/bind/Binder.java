@@ -266,7 +266,7 @@ public final class Binder {
       }
     }
     for (TypeModel.Attr a : model.attrs) {
-      if (a.required && !map.has(a.wire)) {
+      if ((a.required || (a.requiredUnless != null && !map.has(a.requiredUnless))) && !map.has(a.wire)) {
         out.add(Violation.builder()
             .ruleId(rules.required())
             .pointer(Pointers.child(map.pointer(), a.wire))
@@ -340,8 +340,11 @@ public final class Binder {
     if (model.keyOrderAttr != null) {
       model.keyOrderAttr.setter.invoke(builder, List.copyOf(keys));
     }
-    if (model.originAttr != null) {
-      model.originAttr.setter.invoke(builder, new Origin(map.pointer(), map.location()));
+    for (TypeModel.Attr a : model.originAttrs) {
+      Optional<Origin> o = origin(a, map);
+      if (o.isPresent()) {
+        a.setter.invoke(builder, o.get());
+      }
     }
     return model.build(builder);
   }
@@ -354,7 +357,7 @@ public final class Binder {
       if (a.keyOrder) {
         v = List.copyOf(keys);
       } else if (a.origin) {
-        v = Optional.of(new Origin(map.pointer(), map.location()));
+        v = origin(a, map);
       } else if (v == null) {
         v = switch (a.kind) {
           case OPTIONAL -> Optional.empty();
@@ -386,7 +389,15 @@ public final class Binder {
     return model.construct(args);
   }
 
-  private void unknown(MapNode.Entry e, TypeModel model, MapNode map, List<Violation> out) {
+  /** Where {@code a} points: the mapping itself, or the value of its {@link KeepOrigin#value()} key. */
+  private static Optional<Origin> origin(TypeModel.Attr a, MapNode map) {
+    if (a.originOf.isEmpty()) {
+      return Optional.of(new Origin(map.pointer(), map.location()));
+    }
+    return map.get(a.originOf).map(n -> new Origin(n.pointer(), n.location()));
+  }
+
+    private void unknown(MapNode.Entry e, TypeModel model, MapNode map, List<Violation> out) {
     StringBuilder msg = new StringBuilder("Extra inputs are not permitted: unknown key '")
         .append(e.key()).append('\'');
     String kebab = e.key().replace('_', '-');

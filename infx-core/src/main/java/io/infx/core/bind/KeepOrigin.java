@@ -12,4 +12,11 @@ import java.lang.annotation.Target;
  */
 @Retention(RetentionPolicy.RUNTIME)
 @Target(ElementType.METHOD)
-public @interface KeepOrigin {}
+public @interface KeepOrigin {
+
+  /**
+   * Wire name of a key of the same mapping whose value's origin is kept (left empty when the key is
+   * absent); empty (the default): the origin of the mapping itself.
+   */
+  String value() default "";
+}

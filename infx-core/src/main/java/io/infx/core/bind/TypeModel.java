@@ -36,12 +36,16 @@ final class TypeModel {
     final boolean acceptsNull;
     final boolean keyOrder;
     final boolean origin;
+    /** {@link KeepOrigin#value()}: the key whose origin is kept, empty for the mapping's own. */
+    final String originOf;
+    /** {@link RequiredUnless#value()}, or null. */
+    final String requiredUnless;
     Method setter;
     SetterKind kind;
     int index; // record component index
 
     Attr(String javaName, String wire, Type type, Method accessor, boolean required,
-        boolean acceptsNull, boolean keyOrder, boolean origin) {
+        boolean acceptsNull, boolean keyOrder, boolean origin, String originOf, String requiredUnless) {
       this.javaName = javaName;
       this.wire = wire;
       this.type = type;
@@ -50,6 +54,8 @@ final class TypeModel {
       this.acceptsNull = acceptsNull;
       this.keyOrder = keyOrder;
       this.origin = origin;
+      this.originOf = originOf;
+      this.requiredUnless = requiredUnless;
     }
 
     /** The element type for Optional, the declared type otherwise. */
@@ -76,7 +82,8 @@ final class TypeModel {
   final List<Attr> attrs;
   final Map<String, Attr> byWire;
   final Attr keyOrderAttr;
-  final Attr originAttr;
+  /** Attributes the binder fills with origins ({@link KeepOrigin}). */
+  final List<Attr> originAttrs;
   private final Method builderFactory;
   private final Method build;
   private final java.lang.reflect.Constructor<?> recordConstructor;
@@ -87,19 +94,19 @@ final class TypeModel {
     this.attrs = attrs;
     Map<String, Attr> index = new LinkedHashMap<>();
     Attr ko = null;
-    Attr or = null;
+    List<Attr> or = new ArrayList<>();
     for (Attr a : attrs) {
       if (a.keyOrder) {
         ko = a;
       } else if (a.origin) {
-        or = a;
+        or.add(a);
       } else {
         index.put(a.wire, a);
       }
     }
     this.byWire = Collections.unmodifiableMap(index);
     this.keyOrderAttr = ko;
-    this.originAttr = or;
+    this.originAttrs = List.copyOf(or);
     this.builderFactory = builderFactory;
     this.build = build;
     this.recordConstructor = recordConstructor;
@@ -201,16 +208,20 @@ final class TypeModel {
   private static Attr attr(String javaName, Method accessor, Type type, boolean abstractish) {
     Wire wire = accessor.getAnnotation(Wire.class);
     boolean keyOrder = accessor.isAnnotationPresent(KeyOrder.class);
-    boolean origin = accessor.isAnnotationPresent(KeepOrigin.class);
+    KeepOrigin keepOrigin = accessor.getAnnotation(KeepOrigin.class);
+    boolean origin = keepOrigin != null;
+    RequiredUnless unless = accessor.getAnnotation(RequiredUnless.class);
     Class<?> raw = rawType(type);
     boolean collection = Collection.class.isAssignableFrom(raw) || Map.class.isAssignableFrom(raw);
     boolean optional = raw == Optional.class || raw == OptionalInt.class || raw == OptionalLong.class
         || raw == OptionalDouble.class;
     boolean required = !keyOrder && !origin
         && ((abstractish && !collection && !optional) || accessor.isAnnotationPresent(Required.class));
-    boolean acceptsNull = optional || accessor.isAnnotationPresent(AcceptsNull.class);
+    // a conditionally required attribute rejects null like a required one
+    boolean acceptsNull = (optional && unless == null) || accessor.isAnnotationPresent(AcceptsNull.class);
     return new Attr(javaName, wire != null ? wire.value() : Names.kebab(javaName), type, accessor,
-        required, acceptsNull, keyOrder, origin);
+        required, acceptsNull, keyOrder, origin, origin ? keepOrigin.value() : "",
+        unless != null ? unless.value() : null);
   }
 
   private static boolean pickSetter(Attr a, List<Method> candidates) {

@@ -18,6 +18,7 @@ import static io.infx.core.launch.LaunchVariable.TP;
 
 import io.infx.client.ServingBackend;
 import io.infx.client.BodyOptions;
+import io.infx.client.ReferenceWorkload;
 import io.infx.client.ServeJob;
 import io.infx.client.sim.SimConfig;
 import io.infx.client.sim.SimServer;
@@ -81,22 +82,12 @@ public final class BenchDriver {
     return Optional.empty();
   }
 
-  private static int numPrompts(Plan plan, int conc) {
-    return plan.client().numPrompts().orElseGet(() -> perConc(10, conc, "prompts"));
+  private static int numPrompts(ClientSettings client, int conc) {
+    return client.numPrompts().orElseGet(() -> ReferenceWorkload.numPrompts(conc));
   }
 
-  private static int numWarmups(Plan plan, int conc) {
-    return plan.client().numWarmups().orElseGet(() -> perConc(2, conc, "warm-ups"));
-  }
-
-  /** {@code per × conc} requests, refused (never wrapped to a negative count) past 2^31 − 1. */
-  static int perConc(int per, int conc, String what) {
-    try {
-      return Math.multiplyExact(per, conc);
-    } catch (ArithmeticException e) {
-      throw new InfxException("input", "CONC " + conc + " × " + per + " " + what
-          + " exceeds the largest request count (2147483647)");
-    }
+  private static int numWarmups(ClientSettings client, int conc) {
+    return client.numWarmups().orElseGet(() -> ReferenceWorkload.numWarmups(conc));
   }
 
   /**
@@ -113,11 +104,11 @@ public final class BenchDriver {
     double ratio;
     try {
       conc = requiredInt(env, CONC);
-      numPrompts(plan, conc); // an overflowing 10 × conc is an input error here, before the server
-      numWarmups(plan, conc);
+      numPrompts(plan.client(), conc); // an overflowing 10 × conc is an input error here, before the server
+      numWarmups(plan.client(), conc);
       isl = requiredInt(env, ISL);
       osl = requiredInt(env, OSL);
-      ratio = Double.parseDouble(RANDOM_RANGE_RATIO.in(env, RANDOM_RANGE_RATIO.launcherDefault().orElseThrow()));
+      ratio = Double.parseDouble(RANDOM_RANGE_RATIO.in(env, ReferenceWorkload.RANDOM_RANGE_RATIO_TEXT));
       require(env, MODEL);
       require(env, RESULT_FILENAME);
     } catch (InfxException | NumberFormatException e) {
@@ -191,22 +182,7 @@ public final class BenchDriver {
   private static Optional<JobStatus> runClient(Plan plan, Map<String, String> env, URI base, int conc,
       int isl, int osl, double ratio, boolean simulated, ReadinessProbe.Liveness alive, Lifecycle life,
       LogSink log) {
-    ServeJob job = ServeJob.builder()
-        .backend(ServingBackend.parse(plan.client().backend()))
-        .baseUrl(base)
-        .model(env.get(MODEL.name()))
-        .tokenizer(plan.client().tokenizer().or(() -> simulated ? Optional.of("builtin") : Optional.empty()))
-        .numPrompts(numPrompts(plan, conc))
-        .numWarmups(numWarmups(plan, conc))
-        .randomInputLen(isl).randomOutputLen(osl).randomRangeRatio(ratio)
-        .useChatTemplate(plan.client().useChatTemplate())
-        .chatTemplate(plan.client().chatTemplate())
-        .maxConcurrency(conc)
-        .endpoint(plan.client().endpoint())
-        .body(BodyOptions.builder().ignoreEos(true).extraBody(plan.client().extraBody()).build())
-        .saveResult(true).resultDir(plan.workspace()).resultFilename(env.get(RESULT_FILENAME.name()) + ".json")
-        .progress(false)
-        .build();
+    ServeJob job = serveJob(env, plan.client(), base, simulated, plan.workspace(), conc, isl, osl, ratio);
     ServeJob.Outcome outcome;
     try (PrintWriter out = SinkWriter.of(log, "client"); PrintWriter err = SinkWriter.of(log, "client")) {
       outcome = life.events().timed("client", () -> job.run(out, err));
@@ -226,6 +202,46 @@ public final class BenchDriver {
     }
     log.line("client", "completed " + outcome.metrics().completed() + " requests");
     return Optional.empty();
+  }
+
+  /**
+   * The load generator's job for a point's environment: the reference workload rules of
+   * {@link ReferenceWorkload} (shared with the typed bridge {@link io.infx.fleet.ServePresets}) at
+   * the environment's {@code MODEL, ISL, OSL, CONC, RANDOM_RANGE_RATIO}, then the client
+   * settings (backend, tokenizer, endpoint, chat template, extra body, prompt/warm-up overrides)
+   * and the raw result at {@code <workspace>/<RESULT_FILENAME>.json}.
+   *
+   * @param simulated the server is the embedded simulator (the tokenizer then defaults to {@code builtin})
+   * @throws io.infx.core.InfxException when the environment lacks {@code MODEL, ISL, OSL, CONC} or
+   *     {@code RESULT_FILENAME}, or holds a non-number there
+   */
+  public static ServeJob serveJob(Map<String, String> env, ClientSettings client, URI base, boolean simulated,
+      Path workspace) {
+    int conc = requiredInt(env, CONC);
+    int isl = requiredInt(env, ISL);
+    int osl = requiredInt(env, OSL);
+    double ratio = Double.parseDouble(RANDOM_RANGE_RATIO.in(env, ReferenceWorkload.RANDOM_RANGE_RATIO_TEXT));
+    require(env, MODEL);
+    require(env, RESULT_FILENAME);
+    return serveJob(env, client, base, simulated, workspace, conc, isl, osl, ratio);
+  }
+
+  private static ServeJob serveJob(Map<String, String> env, ClientSettings client, URI base, boolean simulated,
+      Path workspace, int conc, int isl, int osl, double ratio) {
+    ServeJob preset = ReferenceWorkload.fixedSeqLen(env.get(MODEL.name()), isl, osl, conc).baseUrl(base).build();
+    return ServeJob.builder().from(preset)
+        .backend(ServingBackend.parse(client.backend()))
+        .tokenizer(client.tokenizer().or(() -> simulated ? Optional.of("builtin") : Optional.empty()))
+        .numPrompts(numPrompts(client, conc))
+        .numWarmups(numWarmups(client, conc))
+        .randomRangeRatio(ratio)
+        .useChatTemplate(client.useChatTemplate())
+        .chatTemplate(client.chatTemplate())
+        .endpoint(client.endpoint())
+        .body(BodyOptions.builder().from(preset.body()).extraBody(client.extraBody()).build())
+        .resultDir(workspace).resultFilename(env.get(RESULT_FILENAME.name()) + ".json")
+        .progress(false)
+        .build();
   }
 
   private static ReadinessProbe.Liveness startServer(Plan plan, Map<String, String> env, int port,

@@ -6,10 +6,10 @@ import java.util.OptionalInt;
 import org.immutables.value.Value;
 
 /**
- * How the load generator is driven for a fixed-seq-len point. Defaults are the reference bench
- * scripts' ({@code benchmark_lib.sh}, client spec §1.1): backend {@code vllm}, {@code
- * num-prompts = 10 × CONC}, {@code num-warmups = 2 × CONC}, {@code --ignore-eos}, random dataset
- * with {@code RANDOM_RANGE_RATIO}.
+ * How the load generator is driven for a fixed-seq-len point, on top of the reference workload
+ * rules ({@link io.infx.client.ReferenceWorkload}: backend {@code vllm}, {@code num-prompts = 10 ×
+ * CONC}, {@code num-warmups = 2 × CONC}, {@code --ignore-eos}, random dataset with {@code
+ * RANDOM_RANGE_RATIO}); every field here is an override of one of them or an engine script's choice.
  */
 @Value.Immutable
 @InfxStyle
@@ -47,10 +47,10 @@ public abstract class ClientSettings {
    */
   public abstract Optional<java.nio.file.Path> chatTemplate();
 
-  /** Override of {@code 10 × CONC}. */
+  /** Override of {@code 10 × CONC} ({@link io.infx.client.ReferenceWorkload#numPrompts}). */
   public abstract OptionalInt numPrompts();
 
-  /** Override of {@code 2 × CONC}. */
+  /** Override of {@code 2 × CONC} ({@link io.infx.client.ReferenceWorkload#numWarmups}). */
   public abstract OptionalInt numWarmups();
 
   /**

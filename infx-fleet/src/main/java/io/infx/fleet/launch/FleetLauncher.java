@@ -205,7 +205,9 @@ public final class FleetLauncher {
   /**
    * Runs the launch.
    *
-   * @throws io.infx.core.ValidationException for a row the projection cannot use
+   * @throws io.infx.core.ValidationException for a row the projection cannot use, or (kind
+   *     {@code runner-validation}, rule {@code V46.adapter-registered}) an inventory whose cluster
+   *     record names an adapter that is not registered
    * @throws UsageException for an unknown adapter, an unroutable runner or bad options
    */
   public LaunchResult launch() {
@@ -215,7 +217,8 @@ public final class FleetLauncher {
     // an adapter's own runner-name prefixes come before the configured table; a cluster record first
     FleetRouter router = FleetRouter.firstOf(adapters.prefixRouter(), b.router);
     if (b.inventory != null) {
-      router = FleetRouter.firstOf(io.infx.fleet.routing.ClusterLabelRouter.of(b.inventory), router);
+      // a record naming an adapter that is not registered is a located runner-file error
+      router = FleetRouter.firstOf(io.infx.fleet.routing.ClusterLabelRouter.of(b.inventory, adapters), router);
     }
     Optional<FleetBinding> binding = router.resolve(b.runner);
     FleetAdapter adapter;

@@ -120,8 +120,8 @@ public final class FleetPointLauncher implements PointLauncher {
         .options(AdapterOptions.of(options.adapterOptions()))
         .server(server)
         .client(client
-            .numPrompts(times(options.promptsPerConc(), conc, "prompts"))
-            .numWarmups(times(options.warmupsPerConc(), conc, "warm-ups"))
+            .numPrompts(io.infx.client.ReferenceWorkload.requests(options.promptsPerConc(), conc, "prompts"))
+            .numWarmups(io.infx.client.ReferenceWorkload.requests(options.warmupsPerConc(), conc, "warm-ups"))
             .eval(evalSettings)
             .build())
         .readinessTimeout(readiness)
@@ -166,15 +166,5 @@ public final class FleetPointLauncher implements PointLauncher {
     }
     return r.aggregateFile().isPresent() ? PointResult.succeeded(r.aggregateFile().get(), eval.get())
         : PointResult.failed(why, eval.get());
-  }
-
-  /** {@code per × conc}, refused (never wrapped to a negative count) past 2^31 − 1. */
-  static int times(int per, int conc, String what) {
-    try {
-      return Math.multiplyExact(per, conc);
-    } catch (ArithmeticException e) {
-      throw new io.infx.core.InfxException("input", "conc " + conc + " × " + per + " " + what
-          + " per unit of concurrency exceeds the largest request count (2147483647)");
-    }
   }
 }
