@@ -103,6 +103,21 @@ class BenchServeCommandTest {
   }
 
   @Test
+  void numRunsSaysNoSamplesForAMetricARunHasNoneOf(@TempDir Path dir) throws Exception {
+    // one output token per request: no TPOT sample in any run (the reference would average zeros)
+    try (SimServer sim = SimServer.start(SimConfig.builder().build())) {
+      int rc = run("bench", "serve", "--backend", "vllm", "--base-url", sim.baseUri().toString(),
+          "--model", "m", "--tokenizer", "builtin", "--random-input-len", "16",
+          "--random-output-len", "1", "--num-prompts", "2", "--max-concurrency", "2", "--ignore-eos",
+          "--disable-tqdm", "--num-runs", "2");
+      assertThat(rc).as(err.toString()).isZero();
+      assertThat(out.toString())
+          .containsPattern("Median TPOT \\(ms\\) +n/a \\(no samples in 2 of 2 runs\\)")
+          .containsPattern("Median TTFT \\(ms\\) +[0-9]");
+    }
+  }
+
+  @Test
   void failureGateExitsOneAfterSaving(@TempDir Path dir) throws Exception {
     io.infx.client.sim.Faults f = io.infx.client.sim.Faults.always(
         io.infx.client.sim.Faults.Kind.HTTP_500);

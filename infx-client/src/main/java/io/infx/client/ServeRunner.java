@@ -8,6 +8,7 @@ import io.infx.client.dataset.RandomDataset;
 import io.infx.client.load.LoadModel;
 import io.infx.client.tokenizer.Tokenizer;
 import io.infx.client.tokenizer.Tokenizers;
+import io.infx.core.ErrorKind;
 import io.infx.core.InfxException;
 import io.infx.core.UsageException;
 import io.infx.core.io.OutputPreflight;
@@ -105,7 +106,8 @@ final class ServeRunner {
         file = Optional.of(f);
       }
       job.histogramLog().ifPresent(run::writeHistogramLog);
-      return new ServeJob.Outcome(run, m, file, gate(m.completed(), m.requested(), m.inputLengthCheck()));
+      return new ServeJob.Outcome(run, m, file, gate(m.completed(), m.requested(), m.inputLengthCheck()),
+          job.model(), job.metrics(), Optional.of(server));
     }
   }
 
@@ -254,7 +256,7 @@ final class ServeRunner {
     try (Socket s = new Socket()) {
       s.connect(new InetSocketAddress(base.getHost(), port), 10_000);
     } catch (IOException e) {
-      throw new InfxException("connect", "cannot connect to " + base + ": " + e.getMessage()
+      throw new InfxException(ErrorKind.CONNECT, "cannot connect to " + base + ": " + e.getMessage()
           + " (is the server running?)", e);
     }
   }
