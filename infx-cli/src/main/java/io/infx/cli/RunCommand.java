@@ -63,11 +63,12 @@ public final class RunCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Option(names = "--adapter", paramLabel = "NAME", defaultValue = "local",
-      description = "Fleet adapter every point is launched on: local (default), slurm (one Slurm job "
+  @Option(names = "--adapter", paramLabel = "NAME",
+      description = "Fleet adapter every point is launched on: local, slurm (one Slurm job "
           + "per point), container, any adapter registered through ServiceLoader (plugin jars: INFX_CLASSPATH), "
           + "or auto (routed by runner name: runners.yaml cluster record, adapters' runner-name prefixes, "
-          + "local_*, the reference's prefix table). The server: --recipes (real engines), --endpoint (a running one), "
+          + "local_*, the reference's prefix table). Default: the adapter the runner's runners.yaml cluster "
+          + "record names (adapter: ID), else local. The server: --recipes (real engines), --endpoint (a running one), "
           + "else the simulator.")
   String adapter;
 
@@ -180,7 +181,7 @@ public final class RunCommand implements Callable<Integer> {
     var b = RunOptions.builder()
         .configFiles(configs)
         .selection(selection)
-        .adapter(adapter)
+        .adapter(java.util.Optional.ofNullable(adapter))
         .adapterOptions(io.infx.fleet.spi.AdapterOptions.parse(adapterOptions).values())
         .out(out != null ? out : Path.of("infx-out", stem))
         .resume(resume)
@@ -264,8 +265,9 @@ public final class RunCommand implements Callable<Integer> {
       stdout.println(plan.matrix().toJson());
       return 0;
     }
-    err.println("infx: server: " + run.serverDescription());
     RunOutcome outcome = run.run(new Progress(err, run.layout().dir()));
+    // said once points have run, and only when one did: a submit-only adapter ran no server here
+    run.serverDescription(outcome.points()).ifPresent(s -> err.println("infx: server: " + s));
     printSummary(stdout, outcome);
     return outcome.exitCode();
   }

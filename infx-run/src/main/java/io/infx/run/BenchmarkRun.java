@@ -119,18 +119,19 @@ public final class BenchmarkRun {
     // any adapter registered through ServiceLoader (META-INF/services/io.infx.fleet.spi.FleetAdapter)
     io.infx.fleet.spi.FleetAdapters registered = io.infx.fleet.spi.FleetAdapters.load();
     AdapterOptions adapterOptions = AdapterOptions.of(options.adapterOptions());
-    if (!options.adapter().equals(ROUTED)) {
-      if (!registered.ids().contains(options.adapter())) {
-        throw new UsageException("unknown adapter '" + options.adapter() + "' (registered: "
+    String explicit = options.adapter().orElse("");
+    if (options.adapter().isPresent() && !explicit.equals(ROUTED)) {
+      if (!registered.ids().contains(explicit)) {
+        throw new UsageException("unknown adapter '" + explicit + "' (registered: "
             + String.join(", ", registered.ids()) + "; or " + ROUTED + ": routed by runner name)");
       }
-      adapterOptions.requireFor(options.adapter());
+      adapterOptions.requireFor(explicit);
     }
-    if (options.adapter().equals("slurm") && !options.simulator().equals(SimConfig.defaults())) {
+    if (explicit.equals("slurm") && !options.simulator().equals(SimConfig.defaults())) {
       throw new UsageException("the slurm adapter runs the simulator with its defaults; simulator options "
           + "(--sim-option) work on the local adapter only");
     }
-    if (options.adapter().equals("slurm")) {
+    if (explicit.equals("slurm")) {
       SlurmJobSettings.fromOptions(adapterOptions); // rejects unknown keys and bad values before any point runs
       if (options.endpoint().isPresent()) {
         throw new UsageException("--endpoint benchmarks a server this machine reaches: use the local adapter "
@@ -174,8 +175,14 @@ public final class BenchmarkRun {
     for (Path f : options.configFiles()) {
       sources.add(Source.file(f, f.toString()));
     }
-    Path runnerFile = runnerFile(options);
+    for (Path f : options.configFiles()) {
+      if (!Files.isRegularFile(f)) {
+        // a missing config is reported as such, before the runner file looked for beside it
+        throw new InfxException(ErrorKind.FILE, "no such config file: " + f);
+      }
+    }
     Catalog catalog = Catalog.load(sources);
+    Path runnerFile = runnerFile(options);
     RunnerInventory runners = RunnerInventory.load(Source.file(runnerFile, runnerFile.toString()));
     if (launcher instanceof FleetPointLauncher) {
       // the fleet routes by this file: a cluster record naming an adapter that is not registered
@@ -193,17 +200,22 @@ public final class BenchmarkRun {
     RunContext context = context(options);
     List<PlannedPoint> points = new ArrayList<>();
     Map<String, Integer> seen = new HashMap<>();
+    io.infx.fleet.routing.ClusterLabelRouter clusters = io.infx.fleet.routing.ClusterLabelRouter.of(runners);
+    // adapter id → whether runners.yaml chose it (for the plan line: which adapters ran, and why)
+    Map<String, Boolean> adapters = new java.util.LinkedHashMap<>();
     for (MatrixRow row : matrix.rows()) {
       String runner = options.runner().orElseGet(() -> defaultRunner(runners, row.runner()));
       LaunchEnv env = EnvProjector.standard().project(row,
           RunnerName.of(runner), context);
       int index = points.size() + 1;
-      PlannedPoint p = new PlannedPoint(index, row, runner, env, PlannedPoint.Action.RUN, "");
+      Optional<String> recorded = options.adapter().isPresent() ? Optional.empty() : clusters.recordedAdapter(runner);
+      String adapter = options.adapter().or(() -> recorded).orElse("local");
+      PlannedPoint p = new PlannedPoint(index, row, runner, env, PlannedPoint.Action.RUN, "", adapter);
       Integer first = seen.putIfAbsent(p.resultFilename(), index);
       if (first != null) {
         p = p.withAction(PlannedPoint.Action.SKIP, "same RESULT_FILENAME as point " + first + " (duplicate row)");
       } else {
-        Optional<String> unsupported = unsupported(row);
+        Optional<String> unsupported = unsupported(row, adapter);
         if (unsupported.isPresent()) {
           p = p.withAction(PlannedPoint.Action.SKIP, unsupported.get());
         } else if (options.resume() && hasAggregate(layout.artifactAggregate(p.resultFilename(), p.agentic()), p,
@@ -212,9 +224,18 @@ public final class BenchmarkRun {
         }
       }
       points.add(p);
+      if (p.action() != PlannedPoint.Action.SKIP) {
+        adapters.merge(adapter, recorded.isPresent(), Boolean::logicalOr);
+      }
     }
-    return new RunPlan(matrix, points, options.adapter());
+    if (adapters.isEmpty()) {
+      adapters.put(options.adapter().orElse("local"), false);
+    }
+    List<String> said = new ArrayList<>();
+    adapters.forEach((id, fromFile) -> said.add(fromFile ? id + " (" + runnerFile.getFileName() + ")" : id));
+    return new RunPlan(matrix, points, String.join(", ", said));
   }
+
 
   /**
    * What {@code recipes} makes of every planned point that would run ({@code infx recipe show}):
@@ -241,15 +262,15 @@ public final class BenchmarkRun {
   }
 
   /** Why the adapter cannot run a row, if it cannot. */
-  private Optional<String> unsupported(MatrixRow row) {
+  private Optional<String> unsupported(MatrixRow row, String adapter) {
     RowKind kind = row.kind();
     if (row.evalOnly() && (kind == RowKind.SINGLE_NODE_AGENTIC || kind == RowKind.MULTI_NODE_AGENTIC)) {
       return Optional.of("agentic eval-only row (SWE-bench): infx runs lm-eval evals only");
     }
     if (kind == RowKind.MULTI_NODE || kind == RowKind.MULTI_NODE_AGENTIC) {
-      return Optional.of("multi-node row: adapter '" + options.adapter() + "' runs single-node points");
+      return Optional.of("multi-node row: adapter '" + adapter + "' runs single-node points");
     }
-    if (kind == RowKind.SINGLE_NODE_AGENTIC && !options.adapter().equals("local")) {
+    if (kind == RowKind.SINGLE_NODE_AGENTIC && !adapter.equals("local")) {
       return Optional.of("AgentX row: trace replay runs on the local adapter only");
     }
     return Optional.empty();
@@ -823,6 +844,7 @@ public final class BenchmarkRun {
       n.put("index", p.index());
       n.put("result_filename", p.resultFilename());
       n.put("runner", p.runner());
+      n.put("adapter", p.adapter());
       n.put("action", p.action().name().toLowerCase(Locale.ROOT));
       if (i < outcomes.size() && outcomes.get(i) != null) {
         PointOutcome out = outcomes.get(i);
@@ -928,7 +950,8 @@ public final class BenchmarkRun {
         .problems(problems)
         .metadata("configs", files)
         .metadata("adapter", plan.adapter())
-        .metadata("server", serverDescription())
+        .metadata("server", serverDescription(outcomes)
+            .orElse("none: no point was measured in this run" + notMeasured(outcomes)))
         .metadata("points", String.format(Locale.ROOT, "%d succeeded, %d resumed, %d failed, %d skipped",
             count(outcomes, PointOutcome.Status.SUCCEEDED), count(outcomes, PointOutcome.Status.RESUMED),
             count(outcomes, PointOutcome.Status.FAILED), count(outcomes, PointOutcome.Status.SKIPPED))
@@ -938,13 +961,24 @@ public final class BenchmarkRun {
     return report.writeTo(layout.dir());
   }
 
-  /** What served the points: recipes, a running endpoint, or the simulator (said plainly). */
-  public String serverDescription() {
-    if (options.endpoint().isPresent()) {
-      return "running server at " + options.endpoint().get();
+  /**
+   * What served the points that ran (launched, or resumed from an earlier run): recipes, a running
+   * endpoint, or the embedded simulator (said plainly: {@code SIMULATED: …}).
+   *
+   * @return empty when no point ran (every one skipped, submitted elsewhere or shown as a dry run
+   *     by its adapter): then no server, simulated or not, served anything
+   */
+  public Optional<String> serverDescription(List<PointOutcome> outcomes) {
+    boolean ran = outcomes.stream().anyMatch(o -> o.status() == PointOutcome.Status.SUCCEEDED
+        || o.status() == PointOutcome.Status.FAILED || o.status() == PointOutcome.Status.RESUMED);
+    if (!ran) {
+      return Optional.empty();
     }
-    return options.recipeFile().map(f -> "real engines launched from recipes in " + f)
-        .orElse("SIMULATED: infx's embedded simulator (infx-sim), not an inference engine");
+    if (options.endpoint().isPresent()) {
+      return Optional.of("running server at " + options.endpoint().get());
+    }
+    return Optional.of(options.recipeFile().map(f -> "real engines launched from recipes in " + f)
+        .orElse("SIMULATED: infx's embedded simulator (infx-sim), not an inference engine"));
   }
 
   /** {@code ", 2 submitted"} / {@code ", 1 dry run"} when an adapter ended points without a result. */

@@ -15,9 +15,12 @@ import java.util.Objects;
  * @param env the launch environment (fleet spec §3), {@code RESULT_FILENAME} included
  * @param action run it, take it from an earlier run ({@code --resume}), or skip it
  * @param note why a point is skipped or resumed; empty for {@link Action#RUN}
+ * @param adapter the fleet adapter id it launches on ({@code --adapter}, else its runner's
+ *     {@code runners.yaml} cluster record, else {@code local}), or {@code auto} when the fleet routes
+ *     it by runner name at launch
  */
 public record PlannedPoint(int index, MatrixRow row, String runner, LaunchEnv env, Action action,
-    String note) {
+    String note, String adapter) {
 
   /** What the run does with a point. */
   public enum Action {
@@ -35,6 +38,12 @@ public record PlannedPoint(int index, MatrixRow row, String runner, LaunchEnv en
     Objects.requireNonNull(env, "env");
     Objects.requireNonNull(action, "action");
     Objects.requireNonNull(note, "note");
+    Objects.requireNonNull(adapter, "adapter");
+  }
+
+  /** A point on the {@code local} adapter. */
+  public PlannedPoint(int index, MatrixRow row, String runner, LaunchEnv env, Action action, String note) {
+    this(index, row, runner, env, action, note, "local");
   }
 
   /** The point's {@code RESULT_FILENAME}: its raw file is {@code <name>.json}, its aggregate {@code agg_<name>.json}. */
@@ -54,6 +63,6 @@ public record PlannedPoint(int index, MatrixRow row, String runner, LaunchEnv en
   }
 
   public PlannedPoint withAction(Action action, String note) {
-    return new PlannedPoint(index, row, runner, env, action, note);
+    return new PlannedPoint(index, row, runner, env, action, note, adapter);
   }
 }

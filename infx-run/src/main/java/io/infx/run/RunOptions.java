@@ -34,15 +34,15 @@ public abstract class RunOptions {
   }
 
   /**
-   * Fleet adapter every point is launched on through {@code infx-fleet}: {@code local} (default)
-   * or {@code slurm} (one Slurm job per point, running the simulator and the client on the node).
+   * Fleet adapter every point is launched on through {@code infx-fleet}: {@code local}, {@code slurm}
+   * (one Slurm job per point, running the simulator and the client on the node), any registered
+   * adapter id, or {@link BenchmarkRun#ROUTED} (routed by runner name). Empty (the default): a point
+   * whose runner's {@code runners.yaml} cluster record names an adapter ({@code adapter: <id>}, rule
+   * family {@code V46.adapter-*}) goes to that adapter, every other point to {@code local}.
    * The server is the engine a recipe starts ({@link #recipes()}), a running server
    * ({@link #endpoint()}), or else the embedded simulator ({@link #simulator()}).
    */
-  @Value.Default
-  public String adapter() {
-    return "local";
-  }
+  public abstract Optional<String> adapter();
 
   /**
    * Adapter options, as {@code infx fleet launch -o KEY=VALUE} takes them (e.g. {@code

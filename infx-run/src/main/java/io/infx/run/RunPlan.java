@@ -10,7 +10,8 @@ import java.util.Objects;
  *
  * @param matrix the rows {@code generate} would print for the same files and filters
  * @param points what the run does with each row
- * @param adapter the fleet adapter the points run on
+ * @param adapter the fleet adapter(s) the points run on, as said to the user: an id ({@code local}), or
+ *     several with where they came from ({@code local, acme-echo (runners.yaml)})
  */
 public record RunPlan(Matrix matrix, List<PlannedPoint> points, String adapter) {
 

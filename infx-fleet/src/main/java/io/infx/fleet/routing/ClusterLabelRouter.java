@@ -91,6 +91,17 @@ public final class ClusterLabelRouter implements FleetRouter {
   }
 
   /**
+   * The adapter {@code runner}'s own cluster record names ({@code adapter: <id>}), when the runner
+   * sits in exactly one {@code cluster:<id>} label whose record has the key; otherwise empty (a
+   * runner in several clusters is reported by {@link #resolve}). Unlike {@link #resolve}, a
+   * scheduler does not count: this is the record's explicit choice only.
+   */
+  public Optional<String> recordedAdapter(String runner) {
+    List<String> labels = clusterLabelsOf(runner);
+    return labels.size() == 1 ? inventory.clusterOf(labels.get(0)).flatMap(Cluster::adapter) : Optional.empty();
+  }
+
+  /**
    * @throws InfxException kind {@code routing} when the runner sits in several clusters, or its
    *     cluster names no adapter and its scheduler has none
    */

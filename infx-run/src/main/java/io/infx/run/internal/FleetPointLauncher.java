@@ -84,13 +84,26 @@ public final class FleetPointLauncher implements PointLauncher {
     return inventory;
   }
 
+  /**
+   * Whether the fleet picks the point's adapter itself: with {@code auto}, and when the runner's
+   * cluster record chose it (the fleet's cluster router picks the same one, and {@code
+   * job_event.json} then names the record as the rule, not an {@code --adapter} that was not given).
+   */
+  private boolean routedByFleet(PlannedPoint point) {
+    if (point.adapter().equals(io.infx.run.BenchmarkRun.ROUTED)) {
+      return true;
+    }
+    return options.adapter().isEmpty() && io.infx.fleet.routing.ClusterLabelRouter.of(inventory())
+        .recordedAdapter(point.runner()).filter(point.adapter()::equals).isPresent();
+  }
+
   @Override
   public PointResult launch(PlannedPoint point, Path workDir, PrintWriter log) throws Exception {
     if (point.agentic()) {
       return agentic.launch(point, workDir, log);
     }
     int conc = point.conc().get(0);
-    log.println("infx run: " + point.resultFilename() + " through the fleet adapter '" + options.adapter() + "'");
+    log.println("infx run: " + point.resultFilename() + " through the fleet adapter '" + point.adapter() + "'");
     ServerSpec server = new ServerSpec.Embedded(options.simulator());
     var client = ClientSettings.builder();
     java.time.Duration readiness = java.time.Duration.ofMinutes(10);
@@ -119,7 +132,7 @@ public final class FleetPointLauncher implements PointLauncher {
         .runner(RunnerName.of(point.runner()))
         .workspace(workDir)
         .context(context)
-        .adapter(options.adapter().equals(io.infx.run.BenchmarkRun.ROUTED) ? null : options.adapter())
+        .adapter(routedByFleet(point) ? null : point.adapter())
         .inventory(inventory())
         .options(AdapterOptions.of(options.adapterOptions()))
         .server(server)
