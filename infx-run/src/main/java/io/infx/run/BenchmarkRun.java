@@ -126,6 +126,20 @@ public final class BenchmarkRun {
             + String.join(", ", registered.ids()) + "; or " + ROUTED + ": routed by runner name)");
       }
       adapterOptions.requireFor(explicit);
+    } else if (options.adapter().isEmpty() && !adapterOptions.values().isEmpty()) {
+      // the default: local, or the adapter a cluster record names; an option none of them takes
+      // stops the run here (the fleet checks each point's own adapter again when it launches)
+      java.util.Set<String> candidates = new java.util.TreeSet<>(Set.of("local"));
+      recordAdapters(options).ifPresent(candidates::addAll);
+      if (candidates.size() == 1) {
+        adapterOptions.requireFor("local");
+      }
+      for (String key : adapterOptions.values().keySet()) {
+        if (candidates.stream().noneMatch(id -> key.startsWith(id + "."))) {
+          throw new UsageException("adapter option '" + key + "' is for none of the adapters this run uses ("
+              + String.join(", ", candidates) + "; pass --adapter ID)");
+        }
+      }
     }
     if (explicit.equals("slurm") && !options.simulator().equals(SimConfig.defaults())) {
       throw new UsageException("the slurm adapter runs the simulator with its defaults; simulator options "
@@ -144,6 +158,25 @@ public final class BenchmarkRun {
       Path f = runnerFile(options);
       return RunnerInventory.load(Source.file(f, f.toString()));
     });
+  }
+
+  /**
+   * The adapters the run's {@code runners.yaml} cluster records name, when the configs and the file
+   * are there (otherwise {@link #plan()} reports what is missing).
+   */
+  private static Optional<List<String>> recordAdapters(RunOptions options) {
+    if (!options.configFiles().stream().allMatch(Files::isRegularFile)) {
+      return Optional.empty();
+    }
+    Path f;
+    try {
+      f = runnerFile(options);
+    } catch (UsageException e) {
+      return Optional.empty();
+    }
+    RunnerInventory inventory = RunnerInventory.load(Source.file(f, f.toString()));
+    return Optional.of(inventory.clustersById().values().stream()
+        .flatMap(c -> c.adapter().stream()).distinct().toList());
   }
 
   /** The launch context every point is projected with (the plan and the fleet must agree). */
