@@ -52,12 +52,17 @@ import org.quicktheories.generators.Generate;
  * {@code available-cpu-dram-mib} (V55). Single-node tp is a power of two no larger than the GPUs per
  * node G of the label (the smallest G among its clusters; 8 when none is known); a multi-node
  * worker's tp is a power of two dividing G, G itself or 2·G, so a DRAM-offloading prefill tiles
- * whole nodes (V57). A topology for which the file has no eligible label is not generated.
+ * whole nodes (V57). A layout for which the file has no eligible label is not generated.
  *
- * <p><b>Shrinking</b> is QuickTheories' own, on every choice: towards the first (topology,
+ * <p><b>Shrinking</b> is QuickTheories' own, on every choice: towards the first (layout,
  * scenarios) option — single node, fixed-seq-len only — then the first eligible label, one block,
  * one entry, the smallest tp, ep 1, no dp-attn, no spec-decoding, one worker per role, KV offload
  * off, and concurrency 1; so a failing property reports a small config of the kind that fails.
+ * Every choice is drawn whatever was chosen before it (no {@code flatMap}), so each shrinks on its
+ * own, and any element of a list (blocks, entries, conc-list values) can be dropped, not only the
+ * last. QuickTheories changes one random draw per shrink attempt: to reach an exact boundary in a
+ * wide range (a concurrency of exactly 100 rather than 102), raise {@code withShrinkCycles} (this
+ * module's tests use 40 000, a few seconds).
  */
 public final class InfxGenerators {
 
@@ -91,13 +96,13 @@ public final class InfxGenerators {
   /** A runner label with its GPUs per node and whether DRAM offload can be budgeted on it. */
   private record Label(String name, int gpusPerNode, boolean dram) {}
 
-  /** One (topology, scenarios) option and the labels eligible for it. */
+  /** One (layout, scenarios) option and the labels eligible for it. */
   private record Option(NodeLayout layout, Scenarios scenarios, List<Label> labels) {}
 
   private InfxGenerators() {}
 
   /**
-   * Valid master configs of every topology, with fixed-seq-len blocks, agentic blocks or both, whose
+   * Valid master configs of every layout, with fixed-seq-len blocks, agentic blocks or both, whose
    * runner is a label of {@code runners}.
    *
    * @throws IllegalArgumentException when {@code runners} has no labels
@@ -107,24 +112,24 @@ public final class InfxGenerators {
   }
 
   /**
-   * As {@link #masterConfigs(RunnerInventory)}, of the given topologies only (e.g.
+   * As {@link #masterConfigs(RunnerInventory)}, of the given layouts only (e.g.
    * {@code DISAGGREGATED} for a property about prefill/decode workers).
    *
    * @throws IllegalArgumentException when {@code runners} has no label eligible for any of them
    */
   public static Gen<GeneratedConfig> masterConfigs(RunnerInventory runners, NodeLayout first, NodeLayout... more) {
     Objects.requireNonNull(first, "first");
-    EnumSet<NodeLayout> topologies = EnumSet.of(first, more);
-    return masterConfigs(runners, topologies);
+    EnumSet<NodeLayout> layouts = EnumSet.of(first, more);
+    return masterConfigs(runners, layouts);
   }
 
-  private static Gen<GeneratedConfig> masterConfigs(RunnerInventory runners, Set<NodeLayout> topologies) {
+  private static Gen<GeneratedConfig> masterConfigs(RunnerInventory runners, Set<NodeLayout> layouts) {
     Objects.requireNonNull(runners, "runners");
     if (runners.labels().isEmpty()) {
       throw new IllegalArgumentException("runners.yaml has no labels to generate configs for");
     }
     List<Option> options = new ArrayList<>();
-    for (NodeLayout t : topologies) {
+    for (NodeLayout t : layouts) {
       for (Scenarios s : Scenarios.values()) {
         List<Label> labels = eligible(runners, t, s);
         if (!labels.isEmpty()) {
@@ -133,7 +138,7 @@ public final class InfxGenerators {
       }
     }
     if (options.isEmpty()) {
-      throw new IllegalArgumentException("runners.yaml has no label a " + topologies
+      throw new IllegalArgumentException("runners.yaml has no label a " + layouts
           + " config can run on (multi-node needs GPUs per node, agentic a cluster: label)");
     }
     Gen<String[]> identity = Generate.range(0, PICK - 1).zip(Generate.pick(PRECISIONS), Generate.pick(PREFIXES),
@@ -149,15 +154,15 @@ public final class InfxGenerators {
         });
   }
 
-  /** The labels a config of {@code topology} with {@code scenarios} may name as its runner. */
-  private static List<Label> eligible(RunnerInventory runners, NodeLayout topology, Scenarios scenarios) {
+  /** The labels a config of {@code layout} with {@code scenarios} may name as its runner. */
+  private static List<Label> eligible(RunnerInventory runners, NodeLayout layout, Scenarios scenarios) {
     List<Label> out = new ArrayList<>();
     for (String label : runners.labels().keySet()) {
       Optional<Cluster> exact = runners.clusterOf(label);
       if (scenarios.agentic()) {
         // V20: one exact fleet; V55: DRAM budgets need the cluster's host DRAM
         exact.ifPresent(c -> out.add(new Label(label, c.gpusPerNode(), c.availableCpuDramMib().isPresent())));
-      } else if (topology == NodeLayout.DISAGGREGATED) {
+      } else if (layout == NodeLayout.DISAGGREGATED) {
         // node-count = ceil(GPUs / G) per role needs G for the runner label (V59)
         schedulingGpusPerNode(runners, label).ifPresent(g -> out.add(new Label(label, g, false)));
       } else {
@@ -210,7 +215,7 @@ public final class InfxGenerators {
   /**
    * A choice among {@code n} values is drawn from 0..PICK-1 and read modulo {@code n}: the smallest
    * draw that selects value {@code k} is {@code k}, so shrinking still ends at the first value that
-   * fails, and the draw does not depend on the label or topology picked before it.
+   * fails, and the draw does not depend on the label or layout picked before it.
    */
   private static final int PICK = 840;
 
@@ -218,7 +223,7 @@ public final class InfxGenerators {
     return values.get(draw % values.size());
   }
 
-  /** The draws of a config's blocks, read once its topology and runner are known. */
+  /** The draws of a config's blocks, read once its layout and runner are known. */
   private record RawBody(List<RawBlock> fixed, RawAgenticBlock agentic) {}
 
   private record RawBlock(int seqLen, List<RawEntry> entries) {}
@@ -256,30 +261,30 @@ public final class InfxGenerators {
   }
 
   private static GeneratedConfig build(Option option, Label label, String[] id, String transfer, RawBody raw) {
-    NodeLayout topology = option.layout();
-    String framework = pick(topology.multinode() ? MULTI_NODE_FRAMEWORKS : FRAMEWORKS, Integer.parseInt(id[0]));
+    NodeLayout layout = option.layout();
+    String framework = pick(layout.multinode() ? MULTI_NODE_FRAMEWORKS : FRAMEWORKS, Integer.parseInt(id[0]));
     String runner = label.name();
     List<Block> blocks = !option.scenarios().fixed() ? List.of() : raw.fixed().stream()
         .map(b -> new Block(SEQ_LENS.get(b.seqLen())[0], SEQ_LENS.get(b.seqLen())[1],
-            b.entries().stream().map(e -> entry(topology, label, false, e)).toList()))
+            b.entries().stream().map(e -> entry(layout, label, false, e)).toList()))
         .toList();
     List<AgenticBlock> agentic = !option.scenarios().agentic() ? List.of() : Stream.of(raw.agentic()).map(b -> {
-      List<Entry> space = b.entries().stream().map(e -> entry(topology, label, true, e)).toList();
+      List<Entry> space = b.entries().stream().map(e -> entry(layout, label, true, e)).toList();
       boolean dram = space.stream().anyMatch(e -> e.kvOffload().map(kv -> kv.mode() == KvOffloading.DRAM).orElse(false));
       // V29: a block with a DRAM-offloading entry states its utilization
       return new AgenticBlock(dram || b.writeUtilization() ? Optional.of(b.utilization()) : Optional.empty(), space);
     }).toList();
     return new GeneratedConfig(
         id[2] + "-" + id[1] + "-" + runner.replace("cluster:", "").replace(':', '-') + "-" + framework,
-        "example/" + framework + ":1." + id[3], "org/model-" + id[3], id[2], id[1], framework, runner, topology,
-        topology.disagg() ? Optional.of(transfer) : Optional.empty(), blocks, agentic);
+        "example/" + framework + ":1." + id[3], "org/model-" + id[3], id[2], id[1], framework, runner, layout,
+        layout.disagg() ? Optional.of(transfer) : Optional.empty(), blocks, agentic);
   }
 
-  private static Entry entry(NodeLayout topology, Label label, boolean agentic, RawEntry raw) {
+  private static Entry entry(NodeLayout layout, Label label, boolean agentic, RawEntry raw) {
     int g = Math.max(1, label.gpusPerNode());
     Optional<SpecDecoding> spec = SPEC.get(raw.spec());
-    Optional<KvOffload> offload = agentic ? pick(offloads(topology, label), raw.offload()) : Optional.empty();
-    switch (topology) {
+    Optional<KvOffload> offload = agentic ? pick(offloads(layout, label), raw.offload()) : Optional.empty();
+    switch (layout) {
       case SINGLE_NODE -> {
         int tp = pick(oneNodeTps(g), raw.tp());
         return new GeneratedConfig.OnOneNode(tp, raw.ep() == 0 ? OptionalInt.empty() : OptionalInt.of(raw.ep() == 1 ? 1 : tp),
@@ -328,9 +333,9 @@ public final class InfxGenerators {
    * KV offload of an agentic entry: single-node entries must state it (V22), so none first;
    * multi-node entries may leave it out (absent first). DRAM only where the cluster has DRAM facts.
    */
-  private static List<Optional<KvOffload>> offloads(NodeLayout topology, Label label) {
+  private static List<Optional<KvOffload>> offloads(NodeLayout layout, Label label) {
     List<Optional<KvOffload>> modes = new ArrayList<>();
-    if (topology.multinode()) {
+    if (layout.multinode()) {
       modes.add(Optional.empty());
     }
     modes.add(Optional.of(new KvOffload(KvOffloading.NONE, Optional.empty())));
