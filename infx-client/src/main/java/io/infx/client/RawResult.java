@@ -93,6 +93,22 @@ public final class RawResult {
       o.put("generated_texts", m.generatedTexts());
       o.put("errors", m.errors());
     }
+    o.putAll(latencyFields(m, mo));
+    o.put("benchmark_outcome", outcome(m));
+    o.put("infx", extension(run, m, mo, ctx));
+    return o;
+  }
+
+  /**
+   * The latency keys of the raw result, in file order: per metric group of {@code
+   * --percentile-metrics} (reference order ttft, tpot, itl, e2el) {@code mean_<m>_ms},
+   * {@code median_<m>_ms}, {@code std_<m>_ms} and {@code p<P>_<m>_ms} for each of {@code
+   * --metric-percentiles}; values in milliseconds, {@code 0.0} for a group without samples (as the
+   * reference writes it). The one home of these names: the raw file and the typed normalizer
+   * ({@code io.infx.results.Normalizer#normalize(ServeJob.Outcome, …)}) both read them from here.
+   */
+  public static Map<String, Double> latencyFields(ServeMetrics m, MetricOptions mo) {
+    Map<String, Double> o = new LinkedHashMap<>();
     for (String metric : List.of("ttft", "tpot", "itl", "e2el")) {
       if (!mo.percentileMetrics().contains(metric)) {
         continue;
@@ -105,8 +121,6 @@ public final class RawResult {
       };
       putStats(o, metric, s, mo.metricPercentiles(), "_ms");
     }
-    o.put("benchmark_outcome", outcome(m));
-    o.put("infx", extension(run, m, mo, ctx));
     return o;
   }
 
@@ -132,7 +146,7 @@ public final class RawResult {
    * The reference's {@code mean_/median_/std_/p<X>_<metric>_ms} fields. An empty sample list
    * writes 0.0 for every statistic, as the reference does (client spec §5.3).
    */
-  private static void putStats(Map<String, Object> o, String metric, LatencyStats s, List<Double> ps,
+  private static void putStats(Map<String, ? super Double> o, String metric, LatencyStats s, List<Double> ps,
       String suffix) {
     o.put("mean_" + metric + suffix, s.meanMillis().orElse(0.0));
     o.put("median_" + metric + suffix, s.medianMillis().orElse(0.0));

@@ -263,9 +263,25 @@ public abstract class ServeJob {
    * @param metrics the statistics
    * @param rawFile where the raw result was written, when saved
    * @param gateFailure the failure-gate message when more than 5 % of the requests failed
+   * @param modelId the job's {@code --model}, the raw result's {@code model_id}
+   * @param metricOptions the {@code --percentile-metrics} and {@code --metric-percentiles} the
+   *     statistics were computed with (the raw result's latency keys)
+   * @param server what answered, when the probe identified it (the raw result's {@code infx.server})
    */
   public record Outcome(ServeResult result, ServeMetrics metrics, Optional<Path> rawFile,
-      Optional<String> gateFailure) {
+      Optional<String> gateFailure, String modelId, MetricOptions metricOptions,
+      Optional<io.infx.core.provenance.ServerProvenance> server) {
+
+    /**
+     * An outcome without the raw file's identity fields: {@code model_id} is the model requests
+     * named, the metric options the defaults, the server unknown.
+     */
+    public Outcome(ServeResult result, ServeMetrics metrics, Optional<Path> rawFile,
+        Optional<String> gateFailure) {
+      this(result, metrics, rawFile, gateFailure, result.benchmark().model(), MetricOptions.defaults(),
+          Optional.empty());
+    }
+
     /** 0 when the gate passed, 1 otherwise (the reference's exit status). */
     public int exitCode() {
       return gateFailure.isPresent() ? 1 : 0;

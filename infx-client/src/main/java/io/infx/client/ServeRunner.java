@@ -108,7 +108,8 @@ final class ServeRunner {
       }
       job.histogramLog().ifPresent(f -> run.writeHistogramLog(f,
           hlogIntervals == null ? List.of() : hlogIntervals.entries()));
-      return new ServeJob.Outcome(run, m, file, gate(m.completed(), m.requested(), m.inputLengthCheck()));
+      return new ServeJob.Outcome(run, m, file, gate(m.completed(), m.requested(), m.inputLengthCheck()),
+          job.model(), job.metrics(), Optional.of(server));
     }
   }
 

@@ -63,7 +63,11 @@ public final class Collector {
   /** A row (or file) the strict collector refused, with its errors. */
   public record Reject(String source, JsonNode row, List<String> errors) {}
 
-  /** Everything the collector found. */
+  /**
+   * Everything the collector found.
+   *
+   * @param directory the collected directory; {@code null} for typed rows ({@link #collect(List)})
+   */
   public record Report(
       Path directory, List<Entry> entries, List<Skipped> skipped, List<Duplicate> duplicates) {
 
@@ -163,6 +167,34 @@ public final class Collector {
         skipped.add(new Skipped(name, "unreadable: " + e.getMessage()));
       }
     }
+    return report(dir, entries, skipped);
+  }
+
+  /**
+   * Collects typed aggregate rows, in the given order, exactly as {@link #collect(Path, Set)}
+   * collects the same rows written as {@code agg_*.json} files whose sorted paths give that order:
+   * the same elements ({@link AggregateRow#toJson()}, reference key order and JSON types), the same
+   * schema check ({@link AggregateSchema}) and the same duplicate detection by {@link NaturalKey}.
+   * Nothing is read from or written to disk ({@link #write(Path, List)} writes {@code agg_bmk.json}).
+   *
+   * @param rows the rows; an element's source is its position, {@code rows[<i>]}
+   * @return the report; {@link Report#directory()} is {@code null} (no directory was read) and
+   *     nothing is ever skipped
+   * @throws NullPointerException naming {@code rows} or {@code rows[<i>]} for a null list or element
+   */
+  public static Report collect(List<AggregateRow> rows) {
+    java.util.Objects.requireNonNull(rows, "rows");
+    List<Entry> entries = new ArrayList<>();
+    for (int i = 0; i < rows.size(); i++) {
+      AggregateRow row = java.util.Objects.requireNonNull(rows.get(i), "rows[" + i + "]");
+      ObjectNode value = row.toJson();
+      entries.add(new Entry("rows[" + i + "]", value, AggregateSchema.validate(value), Optional.empty()));
+    }
+    return report(null, entries, List.of());
+  }
+
+  /** Marks later valid rows with an earlier valid row's natural key as duplicates, and groups them. */
+  private static Report report(Path dir, List<Entry> entries, List<Skipped> skipped) {
     Map<NaturalKey, List<String>> groups = new LinkedHashMap<>();
     Map<NaturalKey, String> firstValid = new LinkedHashMap<>();
     for (int i = 0; i < entries.size(); i++) {
@@ -186,6 +218,17 @@ public final class Collector {
       }
     });
     return new Report(dir, List.copyOf(entries), List.copyOf(skipped), List.copyOf(duplicates));
+  }
+
+  /**
+   * Writes typed rows as {@code agg_bmk.json} ({@code json.dump(rows, f, indent=2)}), atomically: the
+   * bytes {@link #collect(Path, Set)} followed by {@link #write(Path, ArrayNode)} of {@link
+   * Report#allRows()} would write for the same rows as files.
+   *
+   * @throws InfxException kind {@code file} when the file cannot be written
+   */
+  public static void write(Path target, List<AggregateRow> rows) {
+    write(target, collect(rows).allRows());
   }
 
   /**

@@ -7,6 +7,13 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.function.Supplier;
+import io.infx.client.RawResult;
+import io.infx.client.ServeJob;
+import io.infx.client.ServeMetrics;
+import io.infx.core.provenance.ServerProvenance;
 
 /**
  * Turns a raw fixed-sequence client result into an {@link AggregateRow}, the way the reference
@@ -70,18 +77,74 @@ public final class Normalizer {
   public AggregateRow normalize(JsonNode raw, RunIdentity identity) {
     int conc = concurrency(raw);
     String model = model(raw);
-    ImmutableAggregateRow.Builder row = AggregateRow.builder()
-        .identity(identity)
-        .conc(conc)
-        .model(model);
-    if (options.checkBenchmarkOutcome() && raw.has("benchmark_outcome")) {
-      row.benchmarkOutcome(checkedOutcome(raw));
-    }
+    Optional<BenchmarkOutcome> outcome = options.checkBenchmarkOutcome() && raw.has("benchmark_outcome")
+        ? Optional.of(checkedOutcome(raw)) : Optional.empty();
     double total = requiredFloat(raw, "total_token_throughput");
     double output = requiredFloat(raw, "output_throughput");
     if (options.requireOutputTokens()) {
       requireOutputTokens(raw, output);
     }
+    return assemble(identity, conc, model, outcome, total, output, () -> server(raw), () -> metrics(raw));
+  }
+
+  /**
+   * Normalizes an in-process serve run, with no raw JSON in between: the same rules as {@link
+   * #normalize(JsonNode, RunIdentity)} over the values the raw file would hold ({@code
+   * max_concurrency} of the run's load, {@code model_id} = {@link ServeJob.Outcome#modelId()},
+   * {@code total_token_throughput}, {@code output_throughput} and {@code total_output_tokens} in
+   * tokens and tok/s, the latency keys of {@link RawResult#latencyFields} in ms, the request counts
+   * of {@code benchmark_outcome}, {@code infx.server}). The result equals normalizing the raw file
+   * the same run saved (checked by tests over many runs), except that {@code --metadata} pairs are
+   * never read as metrics here (the file route would convert a metadata key ending in {@code ms}).
+   *
+   * @param run what {@link ServeJob#run} returned
+   * @param identity the run's identity (e.g. {@code io.infx.fleet.RunIdentities.of(row)})
+   * @return the aggregate row, without power fields; throughputs in tok/s/GPU, latencies in seconds,
+   *     interactivity in tok/s per user
+   * @throws ResultsException {@code invalid_raw_value} for a run without a maximum concurrency (an
+   *     open-loop run without {@code --max-concurrency}), without output tokens (with {@link
+   *     NormalizerOptions#requireOutputTokens()}) or with a non-finite per-GPU throughput; {@code
+   *     division_by_zero} for a TPOT of 0 (as the file route)
+   */
+  public AggregateRow normalize(ServeJob.Outcome run, RunIdentity identity) {
+    Objects.requireNonNull(run, "run");
+    Objects.requireNonNull(identity, "identity");
+    ServeMetrics m = run.metrics();
+    OptionalInt mc = run.result().benchmark().load().maxConcurrency();
+    if (mc.isEmpty()) {
+      throw new ResultsException(ResultsErrorKind.INVALID_RAW_VALUE, "the run has no maximum concurrency "
+          + "(max_concurrency is null: was the client run without --max-concurrency?), so the row has no conc");
+    }
+    Optional<BenchmarkOutcome> outcome = Optional.empty();
+    if (options.checkBenchmarkOutcome()) {
+      try {
+        outcome = Optional.of(BenchmarkOutcome.of(m.requested(), m.completed()));
+      } catch (IllegalArgumentException e) {
+        throw new ResultsException(ResultsErrorKind.INVALID_RAW_VALUE, e.getMessage(), e);
+      }
+    }
+    double output = m.outputThroughput();
+    if (options.requireOutputTokens() && m.totalOutputTokens() == 0) {
+      throw noOutputTokens("total_output_tokens is 0", " although " + m.completed() + " requests completed");
+    }
+    Map<String, Double> latency = RawResult.latencyFields(m, run.metricOptions());
+    return assemble(identity, mc.getAsInt(), run.modelId(), outcome, m.totalTokenThroughput(), output,
+        run::server, () -> {
+          Map<String, Double> out = new LinkedHashMap<>();
+          latency.forEach((key, value) -> applyKeyRules(out, key, value));
+          return out;
+        });
+  }
+
+  /** The rules every route shares: per-GPU throughputs over the topology, then provenance and metrics. */
+  private AggregateRow assemble(RunIdentity identity, int conc, String model, Optional<BenchmarkOutcome> outcome,
+      double total, double output, Supplier<Optional<ServerProvenance>> server,
+      Supplier<Map<String, Double>> metrics) {
+    ImmutableAggregateRow.Builder row = AggregateRow.builder()
+        .identity(identity)
+        .conc(conc)
+        .model(model);
+    outcome.ifPresent(row::benchmarkOutcome);
     Topology t = identity.topology();
     double tput;
     double outputTput;
@@ -102,20 +165,26 @@ public final class Normalizer {
     finite("tput_per_gpu", tput);
     finite("output_tput_per_gpu", outputTput);
     finite("input_tput_per_gpu", inputTput);
-    JsonNode server = raw.path("infx").get("server");
-    if (server != null) {
-      try {
-        row.server(io.infx.core.provenance.ServerProvenance.fromJson(server)
-            .orElseThrow(() -> new IllegalArgumentException("infx.server must be an object with a string 'engine'")));
-      } catch (IllegalArgumentException e) {
-        throw new ResultsException(ResultsErrorKind.INVALID_RAW_VALUE, "raw key 'infx.server': " + e.getMessage());
-      }
-    }
+    server.get().ifPresent(row::server);
     return row.tputPerGpu(tput)
         .outputTputPerGpu(outputTput)
         .inputTputPerGpu(inputTput)
-        .metrics(metrics(raw))
+        .metrics(metrics.get())
         .build();
+  }
+
+  /** {@code infx.server} of a raw result, if present. */
+  private static Optional<ServerProvenance> server(JsonNode raw) {
+    JsonNode server = raw.path("infx").get("server");
+    if (server == null) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(ServerProvenance.fromJson(server)
+          .orElseThrow(() -> new IllegalArgumentException("infx.server must be an object with a string 'engine'")));
+    } catch (IllegalArgumentException e) {
+      throw new ResultsException(ResultsErrorKind.INVALID_RAW_VALUE, "raw key 'infx.server': " + e.getMessage());
+    }
   }
 
   /** The converted metrics of a raw result, in raw-file order (the generic key rules). */
@@ -125,44 +194,50 @@ public final class Normalizer {
     while (it.hasNext()) {
       Map.Entry<String, JsonNode> e = it.next();
       String key = e.getKey();
-      boolean msRule = key.endsWith("ms");
-      boolean tpotRule = key.contains("tpot");
-      if (!msRule && !tpotRule) {
-        continue;
-      }
-      double value = metricValue(key, e.getValue());
-      if (msRule) {
-        String name = key.replace("_ms", "");
-        if (Double.isFinite(value)) {
-          out.put(name, value / 1000.0);
-        } else if (!options.metricGuards()) {
-          throw new ResultsException(ResultsErrorKind.INVALID_RAW_VALUE,
-              "raw key '" + key + "' is " + PythonJson.floatRepr(value)
-                  + "; a non-finite metric cannot be published as JSON");
-        }
-      }
-      if (tpotRule) {
-        String name = key.replace("_ms", "").replace("tpot", "intvty");
-        if (options.metricGuards()) {
-          if (Double.isFinite(value) && value > 0) {
-            out.put(name, 1000.0 / value);
-          }
-        } else if (value == 0.0) {
-          throw new ResultsException(ResultsErrorKind.DIVISION_BY_ZERO,
-              "raw key '" + key + "' is 0, so interactivity (1000 / TPOT) is undefined: "
-                  + "float division by zero (did every request fail, or report no output tokens?)");
-        } else {
-          double intvty = 1000.0 / value;
-          if (!Double.isFinite(intvty)) {
-            throw new ResultsException(ResultsErrorKind.INVALID_RAW_VALUE,
-                "raw key '" + key + "' is " + PythonJson.floatRepr(value)
-                    + "; interactivity 1000 / TPOT is not finite");
-          }
-          out.put(name, intvty);
-        }
+      if (key.endsWith("ms") || key.contains("tpot")) {
+        applyKeyRules(out, key, metricValue(key, e.getValue()));
       }
     }
     return out;
+  }
+
+  /**
+   * The reference's generic key rules for one raw key: {@code *ms} → {@code key.replace("_ms", "")}
+   * in seconds; {@code *tpot*} → {@code intvty} = 1000 / value.
+   */
+  private void applyKeyRules(Map<String, Double> out, String key, double value) {
+    boolean msRule = key.endsWith("ms");
+    boolean tpotRule = key.contains("tpot");
+    if (msRule) {
+      String name = key.replace("_ms", "");
+      if (Double.isFinite(value)) {
+        out.put(name, value / 1000.0);
+      } else if (!options.metricGuards()) {
+        throw new ResultsException(ResultsErrorKind.INVALID_RAW_VALUE,
+            "raw key '" + key + "' is " + PythonJson.floatRepr(value)
+                + "; a non-finite metric cannot be published as JSON");
+      }
+    }
+    if (tpotRule) {
+      String name = key.replace("_ms", "").replace("tpot", "intvty");
+      if (options.metricGuards()) {
+        if (Double.isFinite(value) && value > 0) {
+          out.put(name, 1000.0 / value);
+        }
+      } else if (value == 0.0) {
+        throw new ResultsException(ResultsErrorKind.DIVISION_BY_ZERO,
+            "raw key '" + key + "' is 0, so interactivity (1000 / TPOT) is undefined: "
+                + "float division by zero (did every request fail, or report no output tokens?)");
+      } else {
+        double intvty = 1000.0 / value;
+        if (!Double.isFinite(intvty)) {
+          throw new ResultsException(ResultsErrorKind.INVALID_RAW_VALUE,
+              "raw key '" + key + "' is " + PythonJson.floatRepr(value)
+                  + "; interactivity 1000 / TPOT is not finite");
+        }
+        out.put(name, intvty);
+      }
+    }
   }
 
   private static double metricValue(String key, JsonNode value) {
@@ -232,10 +307,14 @@ public final class Normalizer {
       String which = tokens != null && tokens.isNumber() ? "total_output_tokens is 0" : "output_throughput is 0";
       String completed = raw.path("completed").isNumber()
           ? " although " + raw.get("completed").asText() + " requests completed" : "";
-      throw new ResultsException(ResultsErrorKind.INVALID_RAW_VALUE, "the raw result has no output "
-          + "tokens (" + which + ")" + completed + ": the server generated nothing (or its tokens "
-          + "were not counted), so there is no decode to measure and the result is rejected");
+      throw noOutputTokens(which, completed);
     }
+  }
+
+  private static ResultsException noOutputTokens(String which, String completed) {
+    return new ResultsException(ResultsErrorKind.INVALID_RAW_VALUE, "the raw result has no output "
+        + "tokens (" + which + ")" + completed + ": the server generated nothing (or its tokens "
+        + "were not counted), so there is no decode to measure and the result is rejected");
   }
 
   private static void finite(String key, double value) {
