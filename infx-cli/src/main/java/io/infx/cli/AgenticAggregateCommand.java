@@ -2,6 +2,7 @@ package io.infx.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.infx.core.ErrorKind;
 import io.infx.core.InfxException;
 import io.infx.results.agentx.AgenticAggregate;
 import io.infx.results.agentx.AgenticAggregator;
@@ -66,7 +67,7 @@ public final class AgenticAggregateCommand implements Callable<Integer> {
     if (target == null) {
       String name = env.getOrDefault(io.infx.core.launch.LaunchVariable.RESULT_FILENAME.name(), "");
       if (name.isEmpty()) {
-        throw new InfxException("agentic-aggregate", "RESULT_FILENAME env var not set (or pass --out FILE)");
+        throw new InfxException(ErrorKind.AGENTIC_AGGREGATE, "RESULT_FILENAME env var not set (or pass --out FILE)");
       }
       target = Path.of(env.getOrDefault(io.infx.core.launch.LaunchVariable.AGENTIC_OUTPUT_DIR.name(), ".")).resolve(name + ".json");
     }
@@ -97,7 +98,7 @@ public final class AgenticAggregateCommand implements Callable<Integer> {
     try {
       text = Files.readString(file);
     } catch (IOException e) {
-      throw new InfxException("file", "cannot read " + file + ": " + e.getMessage(), e);
+      throw new InfxException(ErrorKind.FILE, "cannot read " + file + ": " + e.getMessage(), e);
     }
     Map<String, String> env = new LinkedHashMap<>();
     if (text.stripLeading().startsWith("{")) {
@@ -109,7 +110,7 @@ public final class AgenticAggregateCommand implements Callable<Integer> {
           env.put(e.getKey(), e.getValue().isTextual() ? e.getValue().textValue() : e.getValue().toString());
         }
       } catch (IOException e) {
-        throw new InfxException("file", file + ": not a JSON object of variables: " + e.getMessage(), e);
+        throw new InfxException(ErrorKind.FILE, file + ": not a JSON object of variables: " + e.getMessage(), e);
       }
       return env;
     }
@@ -124,7 +125,7 @@ public final class AgenticAggregateCommand implements Callable<Integer> {
       }
       int eq = line.indexOf('=');
       if (eq <= 0) {
-        throw new InfxException("file", file + ":" + (i + 1) + ":1: expected KEY=VALUE");
+        throw new InfxException(ErrorKind.FILE, file + ":" + (i + 1) + ":1: expected KEY=VALUE");
       }
       String value = line.substring(eq + 1).strip();
       if (value.length() >= 2 && (value.startsWith("\"") && value.endsWith("\"")

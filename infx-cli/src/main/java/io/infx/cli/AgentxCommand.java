@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.infx.client.agentx.TraceCapFilter;
 import io.infx.client.agentx.WekaTraces;
+import io.infx.core.ErrorKind;
 import io.infx.core.InfxException;
 import io.infx.core.UsageException;
 import io.infx.core.json.Json;
@@ -104,7 +105,7 @@ public final class AgentxCommand implements Runnable {
       try {
         return Files.readString(p);
       } catch (IOException e) {
-        throw new InfxException("file", "cannot read " + p + ": " + e.getMessage(), e);
+        throw new InfxException(ErrorKind.FILE, "cannot read " + p + ": " + e.getMessage(), e);
       }
     }
   }

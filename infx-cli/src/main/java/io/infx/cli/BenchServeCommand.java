@@ -7,6 +7,7 @@ import io.infx.client.ImmutableBodyOptions;
 import io.infx.client.ImmutableServeJob;
 import io.infx.client.MetricOptions;
 import io.infx.client.ServeJob;
+import io.infx.core.ErrorKind;
 import io.infx.core.UsageException;
 import java.io.PrintWriter;
 import java.net.URI;
@@ -304,7 +305,7 @@ public final class BenchServeCommand implements Callable<Integer> {
         try {
           java.nio.file.Files.move(f, kept, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         } catch (java.io.IOException e) {
-          throw new io.infx.core.InfxException("file", "cannot keep run " + k + " as " + kept + ": " + e.getMessage(), e);
+          throw new io.infx.core.InfxException(ErrorKind.FILE, "cannot keep run " + k + " as " + kept + ": " + e.getMessage(), e);
         }
         err.println("infx: raw result of run " + k + " written to " + kept);
       } else {

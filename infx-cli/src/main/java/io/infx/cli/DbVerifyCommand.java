@@ -1,5 +1,6 @@
 package io.infx.cli;
 
+import io.infx.core.ErrorKind;
 import io.infx.core.InfxException;
 import io.infx.store.ResultStore;
 import io.infx.store.VerifyReport;
@@ -51,7 +52,7 @@ public final class DbVerifyCommand implements Callable<Integer> {
       VerifyReport r = s.verify(limits);
       r.lines().forEach(spec.commandLine().getOut()::println);
       if (!r.passed()) {
-        throw new InfxException("verify", "store failed verification: " + String.join("; ", r.failures()));
+        throw new InfxException(ErrorKind.VERIFY, "store failed verification: " + String.join("; ", r.failures()));
       }
     }
     return 0;

@@ -1,5 +1,6 @@
 package io.infx.cli;
 
+import io.infx.core.ErrorKind;
 import io.infx.core.InfxException;
 import io.infx.report.BenchmarkReport;
 import io.infx.report.ReportFiles;
@@ -54,7 +55,7 @@ public final class ReportCommand implements Callable<Integer> {
     headless();
     PrintWriter err = spec.commandLine().getErr();
     if (Files.isDirectory(input)) {
-      throw new InfxException("file", input + " is a directory; give an aggregate JSON file "
+      throw new InfxException(ErrorKind.FILE, input + " is a directory; give an aggregate JSON file "
           + "(e.g. " + input.resolve("results_bmk").resolve("agg_bmk.json") + ")");
     }
     ReportPoints read = ReportPoints.read(input);

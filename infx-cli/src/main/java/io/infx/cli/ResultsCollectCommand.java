@@ -1,5 +1,6 @@
 package io.infx.cli;
 
+import io.infx.core.ErrorKind;
 import io.infx.core.InfxException;
 import io.infx.core.Violation;
 import io.infx.results.Collector;
@@ -54,7 +55,7 @@ public final class ResultsCollectCommand implements Callable<Integer> {
       err.println("infx: skipped " + s.source() + ": " + s.reason());
     }
     if (report.entries().isEmpty()) {
-      throw new InfxException("collect", "No valid JSON results found under " + dir);
+      throw new InfxException(ErrorKind.COLLECT, "No valid JSON results found under " + dir);
     }
     for (Collector.Entry e : report.invalid()) {
       List<Violation> v = e.violations();

@@ -1,5 +1,6 @@
 package io.infx.cli;
 
+import io.infx.core.ErrorKind;
 import io.infx.core.InfxException;
 import io.infx.core.UsageException;
 import io.infx.core.io.AtomicFiles;
@@ -55,7 +56,7 @@ public final class ResultsSummarizeCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     report(err, loaded);
     if (loaded.rows().isEmpty()) {
-      throw new InfxException("summarize", "no fixed-sequence aggregate rows found in " + files);
+      throw new InfxException(ErrorKind.SUMMARIZE, "no fixed-sequence aggregate rows found in " + files);
     }
     Summary summary = Summary.of(loaded.rows().stream().map(AggregateRows.Sourced::row).toList());
     String text = render(summary, format, width, output == null);

@@ -2,6 +2,7 @@ package io.infx.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import io.infx.core.ErrorKind;
 import io.infx.core.InfxException;
 import io.infx.core.UsageException;
 import io.infx.core.json.Json;
@@ -411,7 +412,7 @@ public final class RunCommand implements Callable<Integer> {
     try {
       return Json.mapper().readTree(Files.readAllBytes(f));
     } catch (IOException e) {
-      throw new InfxException("file", "cannot read " + f + ": " + e.getMessage(), e);
+      throw new InfxException(ErrorKind.FILE, "cannot read " + f + ": " + e.getMessage(), e);
     }
   }
 }

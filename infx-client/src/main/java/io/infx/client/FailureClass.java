@@ -1,6 +1,14 @@
 package io.infx.client;
 
-/** Why a request failed; every failed request carries exactly one class. */
+/**
+ * Why a request failed; every failed request carries exactly one class.
+ *
+ * <p>Not an {@link io.infx.core.ErrorKind}: a failed request is a measurement of the server, not an
+ * error of the benchmark. It is recorded (the raw result's {@code class}), counted per class and
+ * the run goes on; an {@code ErrorKind} says why an operation stopped and is thrown to its caller.
+ * The two overlap in words only ({@code connect} here is one request's connection; the error kind
+ * {@code connect} is a server that cannot be reached before the run starts).
+ */
 public enum FailureClass {
   /** The connection could not be opened (refused, unreachable, connect timeout). */
   CONNECT("connect"),

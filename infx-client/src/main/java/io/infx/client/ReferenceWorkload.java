@@ -1,5 +1,6 @@
 package io.infx.client;
 
+import io.infx.core.ErrorKind;
 import io.infx.core.InfxException;
 import io.infx.core.launch.LaunchVariable;
 import java.util.Objects;
@@ -77,7 +78,7 @@ public final class ReferenceWorkload {
     try {
       return Math.multiplyExact(perConc, conc);
     } catch (ArithmeticException e) {
-      throw new InfxException("input", "conc " + conc + " × " + perConc + " " + what
+      throw new InfxException(ErrorKind.INPUT, "conc " + conc + " × " + perConc + " " + what
           + " per unit of concurrency exceeds the largest request count (2147483647)");
     }
   }

@@ -8,6 +8,7 @@ import io.infx.client.dataset.RandomDataset;
 import io.infx.client.load.LoadModel;
 import io.infx.client.tokenizer.Tokenizer;
 import io.infx.client.tokenizer.Tokenizers;
+import io.infx.core.ErrorKind;
 import io.infx.core.InfxException;
 import io.infx.core.UsageException;
 import io.infx.core.io.OutputPreflight;
@@ -263,7 +264,7 @@ final class ServeRunner {
     try (Socket s = new Socket()) {
       s.connect(new InetSocketAddress(base.getHost(), port), 10_000);
     } catch (IOException e) {
-      throw new InfxException("connect", "cannot connect to " + base + ": " + e.getMessage()
+      throw new InfxException(ErrorKind.CONNECT, "cannot connect to " + base + ": " + e.getMessage()
           + " (is the server running?)", e);
     }
   }

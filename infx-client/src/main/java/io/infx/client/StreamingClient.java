@@ -2,7 +2,7 @@ package io.infx.client;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import io.infx.client.internal.ReuseGuard;
-import io.infx.core.InfxException;
+import io.infx.core.UsageException;
 import io.infx.core.secret.Redactor;
 import java.net.URI;
 import java.util.Map;
@@ -69,7 +69,7 @@ public final class StreamingClient implements AutoCloseable {
     this.redactor = Redactor.forProcess(options.apiKey().orElse(null));
     URI base = options.baseUri();
     if (base.getHost() == null || base.getScheme() == null) {
-      throw new InfxException("usage", "base URL needs a scheme and a host: " + base);
+      throw new UsageException("base URL needs a scheme and a host: " + base);
     }
     this.host = HttpHost.create(base);
     String p = base.getRawPath() == null ? "" : base.getRawPath();

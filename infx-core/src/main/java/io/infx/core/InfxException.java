@@ -5,37 +5,41 @@ import java.util.Objects;
 /**
  * Base of every error infx reports to a user: bad input, a failed run, an unusable environment.
  * The message is meant to be printed as is (no stack trace); {@link #kind()} classifies the error
- * for tools and tests (e.g. {@code usage}, {@code file}, {@code config-validation}), and
- * {@link #exitCode()} is what the command line exits with.
+ * for tools and tests (e.g. {@link ErrorKind#USAGE}, {@link ErrorKind#FILE},
+ * {@link ErrorKind#CONFIG_VALIDATION}), and {@link #exitCode()} is what the command line exits with
+ * (the kind's {@link ErrorKind#exitCode()}).
  */
 public class InfxException extends RuntimeException {
 
-  private static final long serialVersionUID = 1L;
+  private static final long serialVersionUID = 2L;
 
-  private final String kind;
-  private final int exitCode;
+  private final ErrorKind kind;
 
-  public InfxException(String kind, String message) {
-    this(kind, message, 1, null);
+  /**
+   * @param kind what went wrong
+   * @param message the whole message for a user, printed as is
+   */
+  public InfxException(ErrorKind kind, String message) {
+    this(kind, message, null);
   }
 
-  public InfxException(String kind, String message, Throwable cause) {
-    this(kind, message, 1, cause);
-  }
-
-  protected InfxException(String kind, String message, int exitCode, Throwable cause) {
+  /**
+   * @param kind what went wrong
+   * @param message the whole message for a user, printed as is
+   * @param cause the underlying exception, or null
+   */
+  public InfxException(ErrorKind kind, String message, Throwable cause) {
     super(Objects.requireNonNull(message, "message"), cause);
     this.kind = Objects.requireNonNull(kind, "kind");
-    this.exitCode = exitCode;
   }
 
-  /** Classification of the error, e.g. {@code usage}, {@code file}, {@code config-validation}. */
-  public String kind() {
+  /** Classification of the error; {@link ErrorKind#wireName()} is its printed name. */
+  public ErrorKind kind() {
     return kind;
   }
 
   /** Process exit status for the command line: 2 for usage errors, 1 otherwise. */
   public int exitCode() {
-    return exitCode;
+    return kind.exitCode();
   }
 }

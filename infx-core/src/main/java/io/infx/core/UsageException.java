@@ -6,6 +6,6 @@ public class UsageException extends InfxException {
   private static final long serialVersionUID = 1L;
 
   public UsageException(String message) {
-    super("usage", message, 2, null);
+    super(ErrorKind.USAGE, message);
   }
 }

@@ -18,11 +18,12 @@ public class ValidationException extends InfxException {
   private final transient List<Violation> violations;
 
   /**
-   * @param kind classification, e.g. {@code config-validation} or {@code runner-validation}
+   * @param kind classification, e.g. {@link ErrorKind#CONFIG_VALIDATION} or
+   *     {@link ErrorKind#RUNNER_VALIDATION}
    * @param violations at least one violation
    */
-  public ValidationException(String kind, List<Violation> violations) {
-    super(kind, render(violations), 1, null);
+  public ValidationException(ErrorKind kind, List<Violation> violations) {
+    super(kind, render(violations));
     this.violations = List.copyOf(violations);
   }
 

@@ -34,24 +34,24 @@ class ViolationTest {
   void validationExceptionListsEveryViolationInOrder() {
     Violation a = Violation.of("r.a", "first");
     Violation b = Violation.of("r.b", "second");
-    ValidationException e = new ValidationException("config-validation", List.of(a, b));
+    ValidationException e = new ValidationException(ErrorKind.CONFIG_VALIDATION, List.of(a, b));
 
     assertThat(e.violations()).containsExactly(a, b);
     assertThat(e.getMessage()).isEqualTo("2 violations:\n[r.a] first\n[r.b] second");
-    assertThat(e.kind()).isEqualTo("config-validation");
+    assertThat(e.kind()).isEqualTo(ErrorKind.CONFIG_VALIDATION);
     assertThat(e.exitCode()).isEqualTo(1);
   }
 
   @Test
   void validationExceptionNeedsAViolation() {
-    assertThatThrownBy(() -> new ValidationException("x", List.of()))
+    assertThatThrownBy(() -> new ValidationException(ErrorKind.INPUT, List.of()))
         .isInstanceOf(IllegalArgumentException.class);
   }
 
   @Test
   void usageErrorsExitTwo() {
     assertThat(new UsageException("bad").exitCode()).isEqualTo(2);
-    assertThat(new UsageException("bad").kind()).isEqualTo("usage");
+    assertThat(new UsageException("bad").kind()).isEqualTo(ErrorKind.USAGE);
   }
 
   @Test
@@ -75,7 +75,7 @@ class ViolationTest {
     for (int i = 0; i < 300_000; i++) {
       many.add(Violation.of("V1.unknown-key", "unknown key 'k" + i + "'"));
     }
-    ValidationException e = new ValidationException("config-validation", many);
+    ValidationException e = new ValidationException(ErrorKind.CONFIG_VALIDATION, many);
     List<String> lines = e.getMessage().lines().toList();
     assertThat(lines).hasSize(1 + ValidationException.MAX_RENDERED + 1);
     assertThat(lines.get(0)).isEqualTo("300000 violations:");

@@ -2,6 +2,7 @@ package io.infx.fleet;
 
 import static io.infx.core.launch.LaunchVariable.*;
 
+import io.infx.core.ErrorKind;
 import io.infx.core.ValidationException;
 import io.infx.core.Violation;
 import io.infx.core.launch.LaunchVariable;
@@ -331,7 +332,7 @@ public final class EnvProjector {
 
     void failIfInvalid() {
       if (!violations.isEmpty()) {
-        throw new ValidationException("row-validation", violations);
+        throw new ValidationException(ErrorKind.ROW_VALIDATION, violations);
       }
     }
 

@@ -2,6 +2,7 @@ package io.infx.fleet;
 
 import static io.infx.core.launch.LaunchVariable.*;
 
+import io.infx.core.ErrorKind;
 import io.infx.core.InfxException;
 import io.infx.core.launch.LaunchVariable;
 import io.infx.matrix.MatrixRow;
@@ -139,7 +140,7 @@ public final class ResultNaming {
     }
     String suffix = "-" + HexFormat.of().formatHex(sha256(bytes)).substring(0, 20);
     if (budgetBytes < suffix.length()) {
-      throw new InfxException("naming", "a " + budgetBytes + "-byte budget leaves no room for the identity of '"
+      throw new InfxException(ErrorKind.NAMING, "a " + budgetBytes + "-byte budget leaves no room for the identity of '"
           + value + "'");
     }
     int keep = budgetBytes - suffix.length();
@@ -152,11 +153,11 @@ public final class ResultNaming {
 
   private static void requireComponent(String value) {
     if (value == null || value.isEmpty()) {
-      throw new InfxException("naming", "a file-name component is empty");
+      throw new InfxException(ErrorKind.NAMING, "a file-name component is empty");
     }
     for (char c : new char[] {'/', '\\', '\r', '\n', '\0'}) {
       if (value.indexOf(c) >= 0) {
-        throw new InfxException("naming", "file-name component '" + value.replace("\n", "\\n")
+        throw new InfxException(ErrorKind.NAMING, "file-name component '" + value.replace("\n", "\\n")
             + "' contains a path separator or control character");
       }
     }

@@ -1,5 +1,6 @@
 package io.infx.fleet;
 
+import io.infx.core.ErrorKind;
 import io.infx.matrix.MatrixRow;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -47,7 +48,7 @@ class EnvProjectorTest {
               "row.json:2:48: [V61.isl] /isl: Input should be a valid integer (SingleNodeMatrixEntry)",
               "row.json:3:47: [V61.pcp-size] /pcp-size: Input should be greater than 0 (SingleNodeMatrixEntry)",
               "row.json:3:81: [V61.dp-attn] /dp-attn: Input should be a valid boolean (SingleNodeMatrixEntry)");
-          assertThat(e.kind()).isEqualTo("row-validation");
+          assertThat(e.kind()).isEqualTo(ErrorKind.ROW_VALIDATION);
         });
   }
 

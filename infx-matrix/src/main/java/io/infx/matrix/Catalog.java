@@ -1,5 +1,6 @@
 package io.infx.matrix;
 
+import io.infx.core.ErrorKind;
 import io.infx.core.InfxException;
 import io.infx.core.ValidationException;
 import io.infx.core.Violation;
@@ -87,13 +88,13 @@ public final class Catalog {
     List<Violation> loadViolations = new ArrayList<>();
     for (Source source : sources) {
       if (!source.exists()) {
-        throw new InfxException("file", "Input file '" + source.label() + "' " + source.whyMissing() + ".");
+        throw new InfxException(ErrorKind.FILE, "Input file '" + source.label() + "' " + source.whyMissing() + ".");
       }
       Node root;
       try {
         root = Trees.readYaml(source, limits);
       } catch (ValidationException e) {
-        throw new ValidationException("config-load", e.violations());
+        throw new ValidationException(ErrorKind.CONFIG_LOAD, e.violations());
       }
       if (!(root instanceof MapNode map)) {
         loadViolations.add(Violation.builder()
@@ -153,7 +154,7 @@ public final class Catalog {
       }
     }
     if (!loadViolations.isEmpty()) {
-      throw new ValidationException("config-load", loadViolations);
+      throw new ValidationException(ErrorKind.CONFIG_LOAD, loadViolations);
     }
     Map<String, MasterConfig> configs = new LinkedHashMap<>();
     List<Violation> violations = new ArrayList<>();
@@ -177,7 +178,7 @@ public final class Catalog {
       }
     }
     if (!violations.isEmpty()) {
-      throw new ValidationException("config-validation", violations);
+      throw new ValidationException(ErrorKind.CONFIG_VALIDATION, violations);
     }
     return new Catalog(configs);
   }
@@ -212,7 +213,7 @@ public final class Catalog {
       copy.put(k, e.getValue());
     }
     if (!violations.isEmpty()) {
-      throw new ValidationException("config-validation", violations);
+      throw new ValidationException(ErrorKind.CONFIG_VALIDATION, violations);
     }
     return new Catalog(copy);
   }
@@ -245,7 +246,7 @@ public final class Catalog {
       }
     }
     if (!dup.isEmpty()) {
-      throw new ValidationException("config-load", List.of(Violation.of("V4.duplicate-key",
+      throw new ValidationException(ErrorKind.CONFIG_LOAD, List.of(Violation.of("V4.duplicate-key",
           "Duplicate configuration keys found: " + String.join(", ", new TreeSet<>(dup)))));
     }
     return new Catalog(out);

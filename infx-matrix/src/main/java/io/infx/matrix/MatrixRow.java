@@ -2,6 +2,7 @@ package io.infx.matrix;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.infx.core.ErrorKind;
 import io.infx.core.InfxException;
 import io.infx.core.Location;
 import io.infx.core.ValidationException;
@@ -285,17 +286,17 @@ public abstract sealed class MatrixRow permits MatrixRow.SingleNode, MatrixRow.M
       String where = loc == null || loc.getLineNr() < 1
           ? source
           : new Location(source, loc.getLineNr(), Math.max(1, loc.getColumnNr())).toString();
-      throw new InfxException("row", where + ": [matrix.row.json] not valid JSON: " + e.getOriginalMessage());
+      throw new InfxException(ErrorKind.ROW, where + ": [matrix.row.json] not valid JSON: " + e.getOriginalMessage());
     }
     if (tree == null || tree.isMissingNode()) {
-      throw new InfxException("row", source + ": [matrix.row.json] empty input, expected one matrix row object");
+      throw new InfxException(ErrorKind.ROW, source + ": [matrix.row.json] empty input, expected one matrix row object");
     }
     if (tree.isArray()) {
-      throw new InfxException("row", source + ": [matrix.row.shape] holds a JSON array of "
+      throw new InfxException(ErrorKind.ROW, source + ": [matrix.row.shape] holds a JSON array of "
           + tree.size() + " rows; pass exactly one row object (e.g. `jq '.[0]' " + source + "`)");
     }
     if (!tree.isObject()) {
-      throw new InfxException("row", source + ": [matrix.row.shape] expected one matrix row object, found "
+      throw new InfxException(ErrorKind.ROW, source + ": [matrix.row.shape] expected one matrix row object, found "
           + tree.getNodeType().name().toLowerCase(Locale.ROOT));
     }
     Row row = ((Row) JsonValues.toJava(tree)).freeze();
@@ -310,7 +311,7 @@ public abstract sealed class MatrixRow permits MatrixRow.SingleNode, MatrixRow.M
         locations.locate(p.pointer()).ifPresent(b::location);
         vs.add(b.build());
       }
-      throw new ValidationException("row-validation", vs);
+      throw new ValidationException(ErrorKind.ROW_VALIDATION, vs);
     }
     return create(row, kind, locations);
   }
@@ -330,9 +331,9 @@ public abstract sealed class MatrixRow permits MatrixRow.SingleNode, MatrixRow.M
       }
       text = Files.readString(file, StandardCharsets.UTF_8);
     } catch (NoSuchFileException e) {
-      throw new InfxException("file", file + ": no such file");
+      throw new InfxException(ErrorKind.FILE, file + ": no such file");
     } catch (IOException e) {
-      throw new InfxException("file", file + ": cannot read: " + e.getMessage(), e);
+      throw new InfxException(ErrorKind.FILE, file + ": cannot read: " + e.getMessage(), e);
     }
     return parse(text, file.toString());
   }

@@ -3,6 +3,7 @@ package io.infx.matrix;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.infx.core.ErrorKind;
 import io.infx.core.InfxException;
 import io.infx.core.UsageException;
 import io.infx.core.ValidationException;
@@ -152,7 +153,7 @@ class ExpansionTest {
         .hasMessageContaining("Config key(s) not found: ex-[rs]n");
     assertThatThrownBy(() -> Generator.testConfig(c, runners, TestConfigOptions.of("zz*")))
         .isInstanceOfSatisfying(InfxException.class, e -> {
-          assertThat(e.kind()).isEqualTo("selection");
+          assertThat(e.kind()).isEqualTo(ErrorKind.SELECTION);
           assertThat(e.getMessage()).contains("Pattern 'zz*' matched no config keys.").contains("Available keys: ex-sn");
         });
     assertThatThrownBy(() -> Generator.testConfig(c, runners, TestConfigOptions.of("ex-s")))
@@ -177,7 +178,7 @@ class ExpansionTest {
     Catalog c = Fixtures.catalog(Fixtures.singleNode(1024, "{tp: 8, conc-list: [4]}"));
     assertThatThrownBy(() -> fullSweep(c, sweep().addRunnerTypes("h999").build()))
         .isInstanceOfSatisfying(ValidationException.class, e -> {
-          assertThat(e.kind()).isEqualTo("selection");
+          assertThat(e.kind()).isEqualTo(ErrorKind.SELECTION);
           assertThat(e.violations().get(0).ruleId()).isEqualTo("V51.runner-type");
           assertThat(e.getMessage()).contains("Invalid runner type(s): {'h999'}. Valid runner types are: b200-multinode, ");
         });
@@ -257,7 +258,7 @@ class ExpansionTest {
     String yaml = Fixtures.AGENTIC.replace("cluster:b200-nscale", "cluster:h200-cw");
     assertThatThrownBy(() -> Generator.testConfig(Fixtures.catalog(yaml), runners, TestConfigOptions.of("ex-ag")))
         .isInstanceOfSatisfying(ValidationException.class, e -> {
-          assertThat(e.kind()).isEqualTo("generation");
+          assertThat(e.kind()).isEqualTo(ErrorKind.GENERATION);
           assertThat(e.violations().get(0).ruleId()).isEqualTo("V55.runner-hardware");
           assertThat(e.violations().get(0).location()).isPresent();
           assertThat(e.getMessage()).contains("requires 'available-cpu-dram-mib' in runner hardware metadata");

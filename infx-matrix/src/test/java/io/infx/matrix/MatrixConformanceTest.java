@@ -65,7 +65,7 @@ class MatrixConformanceTest {
       try {
         matrix = GeneratorCommandLine.run(args, cwd);
       } catch (InfxException e) {
-        fail("expected rows, got " + e.kind() + " error: " + e.getMessage());
+        fail("expected rows, got " + e.kind().wireName() + " error: " + e.getMessage());
         return;
       }
       Object want = JSON.readValue(expected.toFile(), Object.class);
@@ -87,7 +87,7 @@ class MatrixConformanceTest {
     } catch (InfxException e) {
       assertThat(e.exitCode()).as("exit status").isNotZero();
       assertThat(e.getMessage()).as("error message").contains(err.get("message_contains").asText());
-      assertThat(e.kind()).as("error kind").isEqualTo(err.get("error_kind").asText());
+      assertThat(e.kind().wireName()).as("error kind").isEqualTo(err.get("error_kind").asText());
       assertThat(e.exitCode()).as("exit status").isEqualTo(err.get("error_kind").asText().equals("usage") ? 2 : 1);
     }
   }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.infx.core.ErrorKind;
 import io.infx.core.InfxException;
 import io.infx.core.ValidationException;
 import io.infx.core.Violation;
@@ -56,7 +57,7 @@ class MatrixRowTest {
         """;
     assertThatThrownBy(() -> MatrixRow.parse(broken, "row.json"))
         .isInstanceOfSatisfying(ValidationException.class, e -> {
-          assertThat(e.kind()).isEqualTo("row-validation");
+          assertThat(e.kind()).isEqualTo(ErrorKind.ROW_VALIDATION);
           assertThat(e.violations().stream().map(Violation::render)).containsExactlyInAnyOrder(
               "row.json:4:75: [V61.extra] /surprise: Extra inputs are not permitted (SingleNodeMatrixEntry)",
               "row.json:2:48: [V61.isl] /isl: Input should be a valid integer (SingleNodeMatrixEntry)",

@@ -3,6 +3,7 @@ package io.infx.matrix;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.infx.core.ErrorKind;
 import io.infx.core.InfxException;
 import io.infx.core.ValidationException;
 import io.infx.core.tree.Source;
@@ -194,7 +195,7 @@ class ValidationRulesTest {
   void eachRuleIsReportedWithItsIdLocationAndWording(String yaml, String ruleId, String fragment) {
     assertThatThrownBy(() -> Fixtures.catalog(yaml))
         .isInstanceOfSatisfying(ValidationException.class, e -> {
-          assertThat(e.kind()).isEqualTo("config-validation");
+          assertThat(e.kind()).isEqualTo(ErrorKind.CONFIG_VALIDATION);
           assertThat(e.violations()).anySatisfy(v -> {
             assertThat(v.ruleId()).isEqualTo(ruleId);
             assertThat(v.message()).contains(fragment);
@@ -217,7 +218,7 @@ class ValidationRulesTest {
   void fileLevelRulesNameTheFile() {
     assertThatThrownBy(() -> Catalog.load(List.of(Source.text("a.yaml", "- x\n"))))
         .hasMessageContaining("Config file 'a.yaml' must contain a dictionary")
-        .isInstanceOfSatisfying(InfxException.class, e -> assertThat(e.kind()).isEqualTo("config-load"));
+        .isInstanceOfSatisfying(InfxException.class, e -> assertThat(e.kind()).isEqualTo(ErrorKind.CONFIG_LOAD));
     assertThatThrownBy(() -> Catalog.load(List.of(Source.text("a.yaml", "12345: {}\n"))))
         .hasMessageContaining("Configuration key 12345 in 'a.yaml' must be a string");
     assertThatThrownBy(() -> Catalog.load(List.of(Source.text("a.yaml", "a-*-b: {}\n"))))
@@ -318,7 +319,7 @@ class ValidationRulesTest {
   void eachRunnerFileRuleIsReported(String yaml, String ruleId, String fragment) {
     assertThatThrownBy(() -> RunnerInventory.load(Source.text("runners.yaml", yaml)))
         .isInstanceOfSatisfying(ValidationException.class, e -> {
-          assertThat(e.kind()).isEqualTo("runner-validation");
+          assertThat(e.kind()).isEqualTo(ErrorKind.RUNNER_VALIDATION);
           assertThat(e.violations()).anySatisfy(v -> {
             assertThat(v.ruleId()).isEqualTo(ruleId);
             assertThat(v.message()).contains(fragment);

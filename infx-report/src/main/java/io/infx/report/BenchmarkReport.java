@@ -1,5 +1,6 @@
 package io.infx.report;
 
+import io.infx.core.ErrorKind;
 import io.infx.core.InfxException;
 import io.infx.core.io.AtomicFiles;
 import io.infx.report.internal.Charts;
@@ -69,7 +70,7 @@ public final class BenchmarkReport {
     this.metadata = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(b.metadata));
     this.generatedAt = b.generatedAt == null ? Instant.now() : b.generatedAt;
     if (points.size() > MAX_POINTS) {
-      throw new InfxException("too-big", "a report draws at most " + MAX_POINTS + " points, this one has "
+      throw new InfxException(ErrorKind.TOO_BIG, "a report draws at most " + MAX_POINTS + " points, this one has "
           + points.size() + " (filter the aggregates, or tabulate them with"
           + " `infx results summarize --format csv`)");
     }

@@ -1,5 +1,6 @@
 package io.infx.report;
 
+import io.infx.core.ErrorKind;
 import io.infx.core.InfxException;
 import java.awt.Rectangle;
 import java.io.ByteArrayOutputStream;
@@ -65,7 +66,7 @@ public record ReportChart(String workload, String name, String title, JFreeChart
     try {
       ChartUtils.writeScaledChartAsPNG(out, chart, width, height, 2, 2);
     } catch (IOException e) {
-      throw new InfxException("report", "cannot draw chart " + name + " as PNG: " + e.getMessage(), e);
+      throw new InfxException(ErrorKind.REPORT, "cannot draw chart " + name + " as PNG: " + e.getMessage(), e);
     }
     return out.toByteArray();
   }

@@ -1,6 +1,7 @@
 package io.infx.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.infx.core.ErrorKind;
 import io.infx.core.InfxException;
 import io.infx.core.json.Json;
 import io.infx.report.internal.RowReader;
@@ -56,18 +57,18 @@ public record ReportPoints(List<ReportPoint> points, List<ReportProblem> skipped
     try {
       node = Json.mapper().readTree(Files.readAllBytes(file));
     } catch (NoSuchFileException e) {
-      throw new InfxException("file", "aggregate file not found: " + file, e);
+      throw new InfxException(ErrorKind.FILE, "aggregate file not found: " + file, e);
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
       String where = e.getLocation() == null ? ""
           : ":" + e.getLocation().getLineNr() + ":" + e.getLocation().getColumnNr();
       // Jackson's "start marker at [Source: REDACTED …; line: 1, …]" without the source part
       String why = e.getOriginalMessage().replaceAll("\\[Source: [^;]*; ", "[");
-      throw new InfxException("file", file + where + ": not valid JSON: " + why, e);
+      throw new InfxException(ErrorKind.FILE, file + where + ": not valid JSON: " + why, e);
     } catch (IOException e) {
-      throw new InfxException("file", "cannot read " + file + ": " + e.getMessage(), e);
+      throw new InfxException(ErrorKind.FILE, "cannot read " + file + ": " + e.getMessage(), e);
     }
     if (node == null || node.isMissingNode()) {
-      throw new InfxException("file", file + ": the file is empty (expected aggregate rows)");
+      throw new InfxException(ErrorKind.FILE, file + ": the file is empty (expected aggregate rows)");
     }
     return fromAggregates(node);
   }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.infx.core.ErrorKind;
 import io.infx.core.InfxException;
 import io.infx.core.json.Json;
 import java.nio.file.Files;
@@ -115,7 +116,7 @@ class ReportPointsTest {
     Path f = dir.resolve("agg_bmk.json");
     Files.writeString(f, "[\n  {\"conc\": 1,,}\n]");
     assertThatThrownBy(() -> ReportPoints.read(f))
-        .isInstanceOfSatisfying(InfxException.class, e -> assertThat(e.kind()).isEqualTo("file"))
+        .isInstanceOfSatisfying(InfxException.class, e -> assertThat(e.kind()).isEqualTo(ErrorKind.FILE))
         .hasMessageStartingWith(f + ":2:");
     assertThatThrownBy(() -> ReportPoints.read(dir.resolve("missing.json")))
         .hasMessageContaining("not found").hasMessageContaining("missing.json");

@@ -1,6 +1,7 @@
 package io.infx.results;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.infx.core.ErrorKind;
 import io.infx.core.InfxStyle;
 import io.infx.core.json.Json;
 import io.infx.core.python.PythonJson;
@@ -172,7 +173,7 @@ public abstract class AggregateRow {
   protected void check() {
     for (String key : metrics().keySet()) {
       if (RESERVED_KEYS.contains(key)) {
-        throw new ResultsException(ResultsErrorKind.INVALID_RAW_VALUE,
+        throw new ResultsException(ErrorKind.INVALID_RAW_VALUE,
             "metric name '" + key + "' collides with a key the aggregate reserves");
       }
     }

@@ -3,6 +3,7 @@ package io.infx.results;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.infx.core.ErrorKind;
 import io.infx.core.InfxException;
 import io.infx.core.ValidationException;
 import io.infx.core.Violation;
@@ -59,7 +60,7 @@ public final class AggregateRows {
           "an AgentX row (scenario_type " + row.get("scenario_type") + ") is not a fixed-sequence row"));
     }
     if (!violations.isEmpty()) {
-      throw new ValidationException("aggregate-validation", violations);
+      throw new ValidationException(ErrorKind.AGGREGATE_VALIDATION, violations);
     }
     ImmutableRunIdentity.Builder id = RunIdentity.builder()
         .hw(text(row, "hw")).image(text(row, "image")).modelPrefix(text(row, "infmax_model_prefix"))
@@ -185,7 +186,7 @@ public final class AggregateRows {
       return List.of(p);
     }
     if (!Files.isDirectory(p)) {
-      throw new InfxException("file", "no such file or directory: " + p);
+      throw new InfxException(ErrorKind.FILE, "no such file or directory: " + p);
     }
     // A run directory holds every point more than once. An infx run directory (run.json, points/):
     // read the per-point aggregates, which have their raw result beside them for the comparability
@@ -198,7 +199,7 @@ public final class AggregateRows {
                 && f.getFileName().toString().endsWith(".json") && Files.isRegularFile(f))
             .sorted().forEach(files::add);
       } catch (IOException e) {
-        throw new InfxException("file", "cannot list " + points + ": " + e.getMessage(), e);
+        throw new InfxException(ErrorKind.FILE, "cannot list " + points + ": " + e.getMessage(), e);
       }
       // AgentX points' aggregates (bmk/bmk_agentic_<RF>/<RF>.json), reported as AgentX rows
       Path bmk = p.resolve("bmk");
@@ -208,7 +209,7 @@ public final class AggregateRows {
                   && f.getFileName().toString().endsWith(".json") && Files.isRegularFile(f))
               .sorted().forEach(files::add);
         } catch (IOException e) {
-          throw new InfxException("file", "cannot list " + bmk + ": " + e.getMessage(), e);
+          throw new InfxException(ErrorKind.FILE, "cannot list " + bmk + ": " + e.getMessage(), e);
         }
       }
       return files;
@@ -223,7 +224,7 @@ public final class AggregateRows {
           .sorted()
           .collect(Collectors.toList());
     } catch (IOException e) {
-      throw new InfxException("file", "cannot list " + p + ": " + e.getMessage(), e);
+      throw new InfxException(ErrorKind.FILE, "cannot list " + p + ": " + e.getMessage(), e);
     }
   }
 
@@ -237,12 +238,12 @@ public final class AggregateRows {
     try {
       long size = Files.size(file);
       if (size > MAX_FILE_BYTES) {
-        throw new InfxException("too-big", file + " is " + (size >> 20) + " MiB; aggregate files over "
+        throw new InfxException(ErrorKind.TOO_BIG, file + " is " + (size >> 20) + " MiB; aggregate files over "
             + (MAX_FILE_BYTES >> 20) + " MiB are refused (split it, or filter it with jq first)");
       }
       JsonNode n = LENIENT.readTree(file.toFile());
       if (n == null || n.isMissingNode()) {
-        throw new InfxException("file", file + ": empty file, expected JSON");
+        throw new InfxException(ErrorKind.FILE, file + ": empty file, expected JSON");
       }
       return n;
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
@@ -250,9 +251,9 @@ public final class AggregateRows {
           : ":" + e.getLocation().getLineNr() + ":" + e.getLocation().getColumnNr();
       // Jackson's "start marker at [Source: REDACTED …; line: 1, …]" without the source part
       String why = e.getOriginalMessage().replaceAll("\\[Source: [^;]*; ", "[");
-      throw new InfxException("file", file + where + ": not valid JSON: " + why, e);
+      throw new InfxException(ErrorKind.FILE, file + where + ": not valid JSON: " + why, e);
     } catch (IOException e) {
-      throw new InfxException("file", "cannot read " + file + ": " + e.getMessage(), e);
+      throw new InfxException(ErrorKind.FILE, "cannot read " + file + ": " + e.getMessage(), e);
     }
   }
 

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.infx.core.ErrorKind;
 import io.infx.core.InfxException;
 import io.infx.core.Violation;
 import io.infx.core.io.AtomicFiles;
@@ -122,7 +123,7 @@ public final class Collector {
    */
   public static Report collect(Path dir, Set<Path> exclude) {
     if (!Files.isDirectory(dir)) {
-      throw new InfxException("file", "not a directory: " + dir);
+      throw new InfxException(ErrorKind.FILE, "not a directory: " + dir);
     }
     Set<Path> excluded = exclude.stream().map(p -> p.toAbsolutePath().normalize())
         .collect(Collectors.toSet());
@@ -133,7 +134,7 @@ public final class Collector {
           .filter(p -> !excluded.contains(p.toAbsolutePath().normalize()))
           .collect(Collectors.toList());
     } catch (IOException | java.io.UncheckedIOException e) {
-      throw new InfxException("file", "cannot list " + dir + ": " + e.getMessage(), e);
+      throw new InfxException(ErrorKind.FILE, "cannot list " + dir + ": " + e.getMessage(), e);
     }
     List<String> names = new ArrayList<>();
     Map<String, Path> byName = new LinkedHashMap<>();

@@ -2,6 +2,7 @@ package io.infx.results;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.infx.core.ErrorKind;
 import io.infx.core.InfxStyle;
 import io.infx.core.json.Json;
 import java.util.ArrayList;
@@ -32,7 +33,7 @@ public abstract class ComponentMetadata {
   @Value.Check
   protected void check() {
     if (name().isEmpty() || version().isEmpty()) {
-      throw new ResultsException(ResultsErrorKind.INVALID_COMPONENT_METADATA,
+      throw new ResultsException(ErrorKind.INVALID_COMPONENT_METADATA,
           "component metadata name and version must be non-empty strings");
     }
   }
@@ -72,7 +73,7 @@ public abstract class ComponentMetadata {
     try {
       node = Json.mapper().readTree(value);
     } catch (Exception e) {
-      throw new ResultsException(ResultsErrorKind.INVALID_COMPONENT_METADATA,
+      throw new ResultsException(ErrorKind.INVALID_COMPONENT_METADATA,
           variable + " must contain valid JSON (" + firstLine(e.getMessage()) + ")", e);
     }
     if (node == null || !node.isObject()) {
@@ -87,7 +88,7 @@ public abstract class ComponentMetadata {
     JsonNode version = node.get("version");
     if (!name.isTextual() || name.textValue().isEmpty()
         || !version.isTextual() || version.textValue().isEmpty()) {
-      throw new ResultsException(ResultsErrorKind.INVALID_COMPONENT_METADATA,
+      throw new ResultsException(ErrorKind.INVALID_COMPONENT_METADATA,
           variable + " name and version must be non-empty strings");
     }
     return Optional.of(ImmutableComponentMetadata.builder()
@@ -98,7 +99,7 @@ public abstract class ComponentMetadata {
   }
 
   private static ResultsException exactly(String variable) {
-    return new ResultsException(ResultsErrorKind.INVALID_COMPONENT_METADATA,
+    return new ResultsException(ErrorKind.INVALID_COMPONENT_METADATA,
         variable + " must contain exactly 'name' and 'version'");
   }
 

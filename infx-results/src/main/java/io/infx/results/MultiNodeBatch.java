@@ -3,6 +3,7 @@ package io.infx.results;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.infx.core.ErrorKind;
 import io.infx.core.InfxException;
 import io.infx.core.io.AtomicFiles;
 import io.infx.core.json.Json;
@@ -134,7 +135,7 @@ public final class MultiNodeBatch {
       for (String c : concList.trim().split("\\s+")) {
         PythonNumbers.Conversion<Integer> v = PythonNumbers.parseInt(c);
         if (!v.ok() || v.value().get() <= 0) {
-          throw new ResultsException(ResultsErrorKind.INVALID_ENV_VALUE,
+          throw new ResultsException(ErrorKind.INVALID_ENV_VALUE,
               "CONC_LIST must contain positive concurrencies, got '" + concList + "'");
         }
         expected.add(v.value().get());
@@ -148,7 +149,7 @@ public final class MultiNodeBatch {
         return n.startsWith(prefix) && n.endsWith(".json") && Files.isRegularFile(p);
       }).sorted().collect(Collectors.toList());
     } catch (IOException e) {
-      throw new InfxException("file", "cannot list " + workDir + ": " + e.getMessage(), e);
+      throw new InfxException(ErrorKind.FILE, "cannot list " + workDir + ": " + e.getMessage(), e);
     }
     List<Point> points = new ArrayList<>();
     List<String> ignored = new ArrayList<>();
@@ -214,7 +215,7 @@ public final class MultiNodeBatch {
     } catch (PowerRequiredException e) {
       return new Point(source, conc, 1, Optional.of(e.getMessage()), Optional.of(e.result()));
     } catch (ResultsException e) {
-      return failed(source, conc, e.kind() + ": " + e.getMessage());
+      return failed(source, conc, e.kind().wireName() + ": " + e.getMessage());
     }
   }
 

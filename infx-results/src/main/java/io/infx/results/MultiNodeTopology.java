@@ -1,5 +1,6 @@
 package io.infx.results;
 
+import io.infx.core.ErrorKind;
 import io.infx.core.InfxStyle;
 import java.util.Optional;
 import org.immutables.value.Value;
@@ -77,34 +78,34 @@ public abstract non-sealed class MultiNodeTopology implements Topology {
   @Value.Check
   protected void check() {
     if (prefillHardware().isPresent() != decodeHardware().isPresent()) {
-      throw new ResultsException(ResultsErrorKind.INVALID_TOPOLOGY,
+      throw new ResultsException(ErrorKind.INVALID_TOPOLOGY,
           "PREFILL_HARDWARE and DECODE_HARDWARE must be specified together.");
     }
     if (prefillHardware().filter(String::isEmpty).isPresent()
         || decodeHardware().filter(String::isEmpty).isPresent()) {
-      throw new ResultsException(ResultsErrorKind.INVALID_TOPOLOGY,
+      throw new ResultsException(ErrorKind.INVALID_TOPOLOGY,
           "PREFILL_HARDWARE and DECODE_HARDWARE must be non-empty when given.");
     }
     if (!prefill().hasPositiveWorkerSizes() || !decode().hasPositiveWorkerSizes()) {
-      throw new ResultsException(ResultsErrorKind.INVALID_TOPOLOGY,
+      throw new ResultsException(ErrorKind.INVALID_TOPOLOGY,
           "Multinode PP, DCP, and PCP sizes must be positive integers.");
     }
     if (aggregateGpus() < 0 || (aggregateGpus() > 0 && (prefillGpus() != 0 || decodeGpus() != 0))) {
-      throw new ResultsException(ResultsErrorKind.INVALID_TOPOLOGY,
+      throw new ResultsException(ErrorKind.INVALID_TOPOLOGY,
           "Aggregate GPUs require non-disaggregated topology without role GPUs");
     }
     if (totalGpus() <= 0) {
-      throw new ResultsException(ResultsErrorKind.INVALID_TOPOLOGY,
+      throw new ResultsException(ErrorKind.INVALID_TOPOLOGY,
           "Multinode results require at least one GPU.");
     }
     if (effectivePrefillGpus() <= 0) {
-      throw new ResultsException(ResultsErrorKind.INVALID_TOPOLOGY,
+      throw new ResultsException(ErrorKind.INVALID_TOPOLOGY,
           "Multinode results require at least one prefill GPU.");
     }
     // Stricter than the reference, which treats a negative decode count like zero for the output
     // denominator but still subtracts it from the total.
     if (decodeGpus() < 0) {
-      throw new ResultsException(ResultsErrorKind.INVALID_TOPOLOGY,
+      throw new ResultsException(ErrorKind.INVALID_TOPOLOGY,
           "DECODE_GPUS must not be negative.");
     }
   }

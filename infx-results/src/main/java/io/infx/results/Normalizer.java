@@ -1,6 +1,7 @@
 package io.infx.results;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.infx.core.ErrorKind;
 import io.infx.core.python.PythonJson;
 import io.infx.core.python.PythonNumbers;
 import java.util.Iterator;
@@ -112,7 +113,7 @@ public final class Normalizer {
     ServeMetrics m = run.metrics();
     OptionalInt mc = run.result().benchmark().load().maxConcurrency();
     if (mc.isEmpty()) {
-      throw new ResultsException(ResultsErrorKind.INVALID_RAW_VALUE, "the run has no maximum concurrency "
+      throw new ResultsException(ErrorKind.INVALID_RAW_VALUE, "the run has no maximum concurrency "
           + "(max_concurrency is null: was the client run without --max-concurrency?), so the row has no conc");
     }
     Optional<BenchmarkOutcome> outcome = Optional.empty();
@@ -120,7 +121,7 @@ public final class Normalizer {
       try {
         outcome = Optional.of(BenchmarkOutcome.of(m.requested(), m.completed()));
       } catch (IllegalArgumentException e) {
-        throw new ResultsException(ResultsErrorKind.INVALID_RAW_VALUE, e.getMessage(), e);
+        throw new ResultsException(ErrorKind.INVALID_RAW_VALUE, e.getMessage(), e);
       }
     }
     double output = m.outputThroughput();
@@ -183,7 +184,7 @@ public final class Normalizer {
       return Optional.of(ServerProvenance.fromJson(server)
           .orElseThrow(() -> new IllegalArgumentException("infx.server must be an object with a string 'engine'")));
     } catch (IllegalArgumentException e) {
-      throw new ResultsException(ResultsErrorKind.INVALID_RAW_VALUE, "raw key 'infx.server': " + e.getMessage());
+      throw new ResultsException(ErrorKind.INVALID_RAW_VALUE, "raw key 'infx.server': " + e.getMessage());
     }
   }
 
@@ -213,7 +214,7 @@ public final class Normalizer {
       if (Double.isFinite(value)) {
         out.put(name, value / 1000.0);
       } else if (!options.metricGuards()) {
-        throw new ResultsException(ResultsErrorKind.INVALID_RAW_VALUE,
+        throw new ResultsException(ErrorKind.INVALID_RAW_VALUE,
             "raw key '" + key + "' is " + PythonJson.floatRepr(value)
                 + "; a non-finite metric cannot be published as JSON");
       }
@@ -225,13 +226,13 @@ public final class Normalizer {
           out.put(name, 1000.0 / value);
         }
       } else if (value == 0.0) {
-        throw new ResultsException(ResultsErrorKind.DIVISION_BY_ZERO,
+        throw new ResultsException(ErrorKind.DIVISION_BY_ZERO,
             "raw key '" + key + "' is 0, so interactivity (1000 / TPOT) is undefined: "
                 + "float division by zero (did every request fail, or report no output tokens?)");
       } else {
         double intvty = 1000.0 / value;
         if (!Double.isFinite(intvty)) {
-          throw new ResultsException(ResultsErrorKind.INVALID_RAW_VALUE,
+          throw new ResultsException(ErrorKind.INVALID_RAW_VALUE,
               "raw key '" + key + "' is " + PythonJson.floatRepr(value)
                   + "; interactivity 1000 / TPOT is not finite");
         }
@@ -243,7 +244,7 @@ public final class Normalizer {
   private static double metricValue(String key, JsonNode value) {
     PythonNumbers.Conversion<Double> c = PythonNumbers.toFloat(value);
     if (!c.ok()) {
-      throw new ResultsException(ResultsErrorKind.INVALID_RAW_VALUE,
+      throw new ResultsException(ErrorKind.INVALID_RAW_VALUE,
           "raw key '" + key + "' must be a number: " + c.problem());
     }
     return c.value().get();
@@ -257,12 +258,12 @@ public final class Normalizer {
       throw missing("max_concurrency");
     }
     if (node.isBoolean()) {
-      throw new ResultsException(ResultsErrorKind.INVALID_RAW_VALUE,
+      throw new ResultsException(ErrorKind.INVALID_RAW_VALUE,
           "raw key 'max_concurrency' must be an integer, got a boolean");
     }
     PythonNumbers.Conversion<Integer> c = PythonNumbers.toInt(node);
     if (!c.ok()) {
-      throw new ResultsException(ResultsErrorKind.INVALID_RAW_VALUE,
+      throw new ResultsException(ErrorKind.INVALID_RAW_VALUE,
           "raw key 'max_concurrency' must be an integer"
               + (node.isNull() ? " (it is null: was the client run without --max-concurrency?)" : "")
               + ": " + c.problem());
@@ -278,7 +279,7 @@ public final class Normalizer {
       throw missing("model_id");
     }
     if (!node.isTextual()) {
-      throw new ResultsException(ResultsErrorKind.INVALID_RAW_VALUE,
+      throw new ResultsException(ErrorKind.INVALID_RAW_VALUE,
           "raw key 'model_id' must be a string, got " + PythonNumbers.typeName(node));
     }
     return node.textValue();
@@ -291,7 +292,7 @@ public final class Normalizer {
     }
     PythonNumbers.Conversion<Double> c = PythonNumbers.toFloat(node);
     if (!c.ok()) {
-      throw new ResultsException(ResultsErrorKind.INVALID_RAW_VALUE,
+      throw new ResultsException(ErrorKind.INVALID_RAW_VALUE,
           "raw key '" + key + "' must be a number: " + c.problem());
     }
     return c.value().get();
@@ -312,14 +313,14 @@ public final class Normalizer {
   }
 
   private static ResultsException noOutputTokens(String which, String completed) {
-    return new ResultsException(ResultsErrorKind.INVALID_RAW_VALUE, "the raw result has no output "
+    return new ResultsException(ErrorKind.INVALID_RAW_VALUE, "the raw result has no output "
         + "tokens (" + which + ")" + completed + ": the server generated nothing (or its tokens "
         + "were not counted), so there is no decode to measure and the result is rejected");
   }
 
   private static void finite(String key, double value) {
     if (!Double.isFinite(value)) {
-      throw new ResultsException(ResultsErrorKind.INVALID_RAW_VALUE,
+      throw new ResultsException(ErrorKind.INVALID_RAW_VALUE,
           key + " is " + PythonJson.floatRepr(value) + "; throughputs in the raw result must be finite");
     }
   }
@@ -329,7 +330,7 @@ public final class Normalizer {
     String mismatch = "Benchmark outcome does not match the recorded request counts and gate";
     if (!stored.isObject() || !stored.path("requested").isIntegralNumber()
         || !stored.path("completed").isIntegralNumber()) {
-      throw new ResultsException(ResultsErrorKind.INVALID_RAW_VALUE,
+      throw new ResultsException(ErrorKind.INVALID_RAW_VALUE,
           "Benchmark request counts must satisfy 0 <= completed <= requested > 0");
     }
     BenchmarkOutcome expected;
@@ -337,13 +338,13 @@ public final class Normalizer {
       expected = BenchmarkOutcome.of(stored.get("requested").intValue(),
           stored.get("completed").intValue());
     } catch (IllegalArgumentException e) {
-      throw new ResultsException(ResultsErrorKind.INVALID_RAW_VALUE, e.getMessage(), e);
+      throw new ResultsException(ErrorKind.INVALID_RAW_VALUE, e.getMessage(), e);
     }
     JsonNode recomputed = expected.toJson();
     if (!sameOutcome(stored, recomputed)
         || (raw.has("completed") && !numericEquals(raw.get("completed"), expected.completed()))
         || (raw.has("num_prompts") && !numericEquals(raw.get("num_prompts"), expected.requested()))) {
-      throw new ResultsException(ResultsErrorKind.INVALID_RAW_VALUE, mismatch);
+      throw new ResultsException(ErrorKind.INVALID_RAW_VALUE, mismatch);
     }
     return expected;
   }
@@ -376,13 +377,13 @@ public final class Normalizer {
 
   private static void requireObject(JsonNode raw) {
     if (raw == null || !raw.isObject()) {
-      throw new ResultsException(ResultsErrorKind.INVALID_RAW_VALUE,
+      throw new ResultsException(ErrorKind.INVALID_RAW_VALUE,
           "the raw result must be a JSON object, got " + PythonNumbers.typeName(raw));
     }
   }
 
   private static ResultsException missing(String key) {
-    return new ResultsException(ResultsErrorKind.MISSING_RAW_FIELD,
+    return new ResultsException(ErrorKind.MISSING_RAW_FIELD,
         "the raw result lacks the required key '" + key + "'");
   }
 }

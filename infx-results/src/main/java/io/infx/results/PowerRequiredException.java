@@ -1,5 +1,7 @@
 package io.infx.results;
 
+import io.infx.core.ErrorKind;
+
 /**
  * {@code REQUIRE_POWER} is set and the power measurement is invalid. Thrown <em>after</em> the
  * aggregate (with {@code "power_valid": 0}) and the power sidecar were written, as the reference
@@ -12,7 +14,7 @@ public final class PowerRequiredException extends ResultsException {
   private final transient ProcessedResult result;
 
   public PowerRequiredException(String message, ProcessedResult result) {
-    super(ResultsErrorKind.POWER_REQUIRED, message);
+    super(ErrorKind.POWER_REQUIRED, message);
     this.result = result;
   }
 

@@ -2,6 +2,7 @@ package io.infx.results;
 
 import static io.infx.core.launch.LaunchVariable.*;
 
+import io.infx.core.ErrorKind;
 import io.infx.core.launch.LaunchVariable;
 import io.infx.core.python.PythonNumbers;
 import java.util.ArrayList;
@@ -47,7 +48,7 @@ public final class ReferenceEnvironment {
       }
     }
     if (!missing.isEmpty()) {
-      throw new ResultsException(ResultsErrorKind.MISSING_ENV,
+      throw new ResultsException(ErrorKind.MISSING_ENV,
           "Missing required environment variables: " + String.join(", ", missing));
     }
   }
@@ -100,7 +101,7 @@ public final class ReferenceEnvironment {
 
   private static SingleNodeTopology singleNode(Map<String, String> env, boolean disagg) {
     if (disagg) {
-      throw new ResultsException(ResultsErrorKind.INVALID_TOPOLOGY,
+      throw new ResultsException(ErrorKind.INVALID_TOPOLOGY,
           "Disaggregated mode requires multinode setup.");
     }
     require(env, SINGLE_NODE_VARIABLES);
@@ -123,7 +124,7 @@ public final class ReferenceEnvironment {
     Optional<String> prefillHw = nonEmpty(env.get(PREFILL_HARDWARE.name()));
     Optional<String> decodeHw = nonEmpty(env.get(DECODE_HARDWARE.name()));
     if (prefillHw.isPresent() != decodeHw.isPresent()) {
-      throw new ResultsException(ResultsErrorKind.INVALID_TOPOLOGY,
+      throw new ResultsException(ErrorKind.INVALID_TOPOLOGY,
           "PREFILL_HARDWARE and DECODE_HARDWARE must be specified together.");
     }
     int prefillGpus = intVar(env, PREFILL_GPUS.name());
@@ -132,7 +133,7 @@ public final class ReferenceEnvironment {
     if (options.readAggregateGpus()) {
       aggregateGpus = intVar(env, AGGREGATE_GPUS.name(), "0");
       if (aggregateGpus != 0 && (aggregateGpus < 0 || prefillGpus != 0 || decodeGpus != 0 || disagg)) {
-        throw new ResultsException(ResultsErrorKind.INVALID_TOPOLOGY,
+        throw new ResultsException(ErrorKind.INVALID_TOPOLOGY,
             "Aggregate GPUs require non-disaggregated topology without role GPUs");
       }
     }
@@ -184,12 +185,12 @@ public final class ReferenceEnvironment {
   static int intVar(Map<String, String> env, String name, String defaultValue) {
     String value = env.getOrDefault(name, defaultValue);
     if (value == null) {
-      throw new ResultsException(ResultsErrorKind.MISSING_ENV,
+      throw new ResultsException(ErrorKind.MISSING_ENV,
           "Missing required environment variables: " + name);
     }
     PythonNumbers.Conversion<Integer> c = LaunchVariable.parseInt(value);
     if (!c.ok()) {
-      throw new ResultsException(ResultsErrorKind.INVALID_ENV_VALUE,
+      throw new ResultsException(ErrorKind.INVALID_ENV_VALUE,
           "Environment variable " + name + " must be a base-10 integer: " + c.problem());
     }
     return c.value().get();

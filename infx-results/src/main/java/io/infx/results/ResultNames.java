@@ -1,5 +1,6 @@
 package io.infx.results;
 
+import io.infx.core.ErrorKind;
 import java.nio.file.Path;
 
 /**
@@ -62,7 +63,7 @@ public final class ResultNames {
     if (resultFilename.isEmpty() || resultFilename.contains("/") || resultFilename.contains("\\")
         || resultFilename.indexOf('\0') >= 0 || resultFilename.equals(".")
         || resultFilename.equals("..")) {
-      throw new ResultsException(ResultsErrorKind.INVALID_ENV_VALUE,
+      throw new ResultsException(ErrorKind.INVALID_ENV_VALUE,
           "RESULT_FILENAME must be a plain file name without directories, got '"
               + resultFilename + "'");
     }

@@ -3,6 +3,7 @@ package io.infx.results;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.infx.core.ErrorKind;
 import io.infx.core.io.AtomicFiles;
 import io.infx.core.json.Json;
 import io.infx.core.python.PythonJson;
@@ -21,7 +22,7 @@ import java.util.Optional;
  * the raw {@code <RESULT_FILENAME>.json}, writes {@code agg_<RESULT_FILENAME>.json} atomically and
  * the power sidecar {@code power_validation_<RESULT_FILENAME>.json}.
  *
- * <p>Every failure is classified ({@link ResultsException#errorKind()}) and leaves nothing
+ * <p>Every failure is classified ({@link ResultsException#kind()}) and leaves nothing
  * written, except {@link PowerRequiredException}, which — like the reference — is raised after the
  * aggregate and the sidecar exist.
  */
@@ -34,7 +35,7 @@ public final class ResultProcessor {
    * them in the reference's order. The map is the whole environment (e.g. {@code System.getenv()}
    * or a workflow's projected variables); nothing is read from the process environment.
    *
-   * @throws ResultsException classified failure (see {@link ResultsErrorKind})
+   * @throws ResultsException classified failure (see {@link ErrorKind})
    * @throws PowerRequiredException after writing, when {@code REQUIRE_POWER} is set and power is
    *     invalid
    */
@@ -131,17 +132,17 @@ public final class ResultProcessor {
     try {
       bytes = Files.readAllBytes(path);
     } catch (NoSuchFileException e) {
-      throw new ResultsException(ResultsErrorKind.RAW_FILE_MISSING,
+      throw new ResultsException(ErrorKind.RAW_FILE_MISSING,
           "raw result file not found: " + path, e);
     } catch (IOException e) {
-      throw new ResultsException(ResultsErrorKind.RAW_FILE_MISSING,
+      throw new ResultsException(ErrorKind.RAW_FILE_MISSING,
           "cannot read raw result file " + path + ": " + e.getMessage(), e);
     }
-    return parseJson(path, bytes, ResultsErrorKind.INVALID_RAW_JSON);
+    return parseJson(path, bytes, ErrorKind.INVALID_RAW_JSON);
   }
 
   /** Parses one JSON document; errors name the file, line and column. */
-  static JsonNode parseJson(Path path, byte[] bytes, ResultsErrorKind kind) {
+  static JsonNode parseJson(Path path, byte[] bytes, ErrorKind kind) {
     if (bytes.length == 0) {
       throw new ResultsException(kind, path + ": the file is empty (expected one JSON document)");
     }

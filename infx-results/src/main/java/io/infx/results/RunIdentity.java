@@ -1,5 +1,6 @@
 package io.infx.results;
 
+import io.infx.core.ErrorKind;
 import io.infx.core.InfxStyle;
 import java.util.Map;
 import java.util.Optional;
@@ -61,15 +62,15 @@ public abstract class RunIdentity {
   @Value.Check
   protected void check() {
     if (disagg() && !topology().isMultinode()) {
-      throw new ResultsException(ResultsErrorKind.INVALID_TOPOLOGY,
+      throw new ResultsException(ErrorKind.INVALID_TOPOLOGY,
           "Disaggregated mode requires multinode setup.");
     }
     if (disagg() && topology() instanceof MultiNodeTopology m && m.aggregateGpus() > 0) {
-      throw new ResultsException(ResultsErrorKind.INVALID_TOPOLOGY,
+      throw new ResultsException(ErrorKind.INVALID_TOPOLOGY,
           "Aggregate GPUs require non-disaggregated topology without role GPUs");
     }
     if (kvP2pTransfer().filter(String::isEmpty).isPresent()) {
-      throw new ResultsException(ResultsErrorKind.INVALID_TOPOLOGY,
+      throw new ResultsException(ErrorKind.INVALID_TOPOLOGY,
           "kv_p2p_transfer must be non-empty when given");
     }
   }

@@ -1,5 +1,6 @@
 package io.infx.results;
 
+import io.infx.core.ErrorKind;
 import io.infx.core.InfxStyle;
 import org.immutables.value.Value;
 
@@ -32,13 +33,13 @@ public abstract non-sealed class SingleNodeTopology implements Topology {
   @Value.Check
   protected void check() {
     if (!parallelism().hasPositiveWorkerSizes()) {
-      throw new ResultsException(ResultsErrorKind.INVALID_TOPOLOGY,
+      throw new ResultsException(ErrorKind.INVALID_TOPOLOGY,
           "PP_SIZE, DCP_SIZE, and PCP_SIZE must be positive integers.");
     }
     // Stricter than the reference, which divides by TP × PP × PCP and so crashes on TP = 0 and
     // publishes negative throughput for TP < 0.
     if (parallelism().tp() <= 0) {
-      throw new ResultsException(ResultsErrorKind.INVALID_TOPOLOGY,
+      throw new ResultsException(ErrorKind.INVALID_TOPOLOGY,
           "TP must be a positive integer.");
     }
   }

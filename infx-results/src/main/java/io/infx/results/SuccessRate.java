@@ -2,6 +2,7 @@ package io.infx.results;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.infx.core.ErrorKind;
 import io.infx.core.InfxException;
 import io.infx.core.json.Json;
 import io.infx.core.python.PythonJson;
@@ -134,7 +135,7 @@ public final class SuccessRate {
           .filter(p -> !p.toAbsolutePath().normalize().equals(matrixAbs)).sorted()
           .collect(Collectors.toList());
     } catch (IOException e) {
-      throw new InfxException("file", "cannot list " + runDir + ": " + e.getMessage(), e);
+      throw new InfxException(ErrorKind.FILE, "cannot list " + runDir + ": " + e.getMessage(), e);
     }
     // A collected agg_bmk.json repeats the per-job files' rows; counting a point twice is harmless
     // because only presence matters.
@@ -161,7 +162,7 @@ public final class SuccessRate {
     try {
       return Json.mapper().readTree(file.toFile());
     } catch (IOException e) {
-      throw new InfxException("file", "cannot read the matrix " + file + ": " + e.getMessage(), e);
+      throw new InfxException(ErrorKind.FILE, "cannot read the matrix " + file + ": " + e.getMessage(), e);
     }
   }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.infx.core.ErrorKind;
 import io.infx.core.json.Json;
 import java.util.ArrayList;
 import java.util.List;
@@ -131,7 +132,7 @@ class NormalizerTest {
         + " \"mean_ttft_ms\": 0.0}");
     assertThatThrownBy(() -> Normalizer.reference().normalize(raw, singleNode(1, 1, 1)))
         .isInstanceOfSatisfying(ResultsException.class,
-            e -> assertThat(e.errorKind()).isEqualTo(ResultsErrorKind.DIVISION_BY_ZERO))
+            e -> assertThat(e.kind()).isEqualTo(ErrorKind.DIVISION_BY_ZERO))
         .hasMessageContaining("mean_tpot_ms");
     AggregateRow guarded = Normalizer.of(NormalizerOptions.reference().withMetricGuards(true))
         .normalize(raw, singleNode(1, 1, 1));
@@ -143,53 +144,53 @@ class NormalizerTest {
     RunIdentity id = singleNode(1, 1, 1);
     assertKind(() -> Normalizer.reference().normalize(json(
         "{\"model_id\": \"m\", \"max_concurrency\": null, \"total_token_throughput\": 1,"
-            + " \"output_throughput\": 1}"), id), ResultsErrorKind.INVALID_RAW_VALUE, "null");
+            + " \"output_throughput\": 1}"), id), ErrorKind.INVALID_RAW_VALUE, "null");
     assertKind(() -> Normalizer.reference().normalize(json(
         "{\"model_id\": \"m\", \"max_concurrency\": 4.5, \"total_token_throughput\": 1,"
-            + " \"output_throughput\": 1}"), id), ResultsErrorKind.INVALID_RAW_VALUE, "4.5");
+            + " \"output_throughput\": 1}"), id), ErrorKind.INVALID_RAW_VALUE, "4.5");
     assertKind(() -> Normalizer.reference().normalize(json(
         "{\"max_concurrency\": 4, \"total_token_throughput\": 1, \"output_throughput\": 1}"), id),
-        ResultsErrorKind.MISSING_RAW_FIELD, "model_id");
+        ErrorKind.MISSING_RAW_FIELD, "model_id");
     assertKind(() -> Normalizer.reference().normalize(json(
         "{\"model_id\": \"m\", \"max_concurrency\": 4, \"output_throughput\": 1}"), id),
-        ResultsErrorKind.MISSING_RAW_FIELD, "total_token_throughput");
+        ErrorKind.MISSING_RAW_FIELD, "total_token_throughput");
     assertKind(() -> Normalizer.reference().normalize(json(
         "{\"model_id\": \"m\", \"max_concurrency\": 4, \"total_token_throughput\": 1,"
             + " \"output_throughput\": 1, \"mean_ttft_ms\": \"fast\"}"), id),
-        ResultsErrorKind.INVALID_RAW_VALUE, "mean_ttft_ms");
+        ErrorKind.INVALID_RAW_VALUE, "mean_ttft_ms");
     assertKind(() -> Normalizer.reference().normalize(json(
         "{\"model_id\": \"m\", \"max_concurrency\": 4, \"total_token_throughput\": 1,"
             + " \"output_throughput\": 1, \"mean_ttft_ms\": NaN}"), id),
-        ResultsErrorKind.INVALID_RAW_VALUE, "non-finite");
+        ErrorKind.INVALID_RAW_VALUE, "non-finite");
     assertKind(() -> Normalizer.reference().normalize(json(
         "{\"model_id\": \"m\", \"max_concurrency\": 4, \"total_token_throughput\": 1,"
             + " \"output_throughput\": 1, \"conc_ms\": 5}"), id),
-        ResultsErrorKind.INVALID_RAW_VALUE, "'conc'");
+        ErrorKind.INVALID_RAW_VALUE, "'conc'");
     assertKind(() -> Normalizer.reference().normalize(json("[1, 2]"), id),
-        ResultsErrorKind.INVALID_RAW_VALUE, "JSON object");
+        ErrorKind.INVALID_RAW_VALUE, "JSON object");
   }
 
   @Test
   void typedTopologyChecksUseTheReferenceMessages() {
     assertKind(() -> SingleNodeTopology.of(Parallelism.builder().tp(8).pcpSize(0).ep(1).build(), false),
-        ResultsErrorKind.INVALID_TOPOLOGY, "PP_SIZE, DCP_SIZE, and PCP_SIZE must be positive integers.");
+        ErrorKind.INVALID_TOPOLOGY, "PP_SIZE, DCP_SIZE, and PCP_SIZE must be positive integers.");
     assertKind(() -> RunIdentity.builder()
             .hw("h").image("i").modelPrefix("p").framework("f").precision("fp8")
             .specDecoding("none").disagg(true).isl(1).osl(1)
             .topology(SingleNodeTopology.of(Parallelism.of(8, 1), false)).build(),
-        ResultsErrorKind.INVALID_TOPOLOGY, "Disaggregated mode requires multinode setup.");
+        ErrorKind.INVALID_TOPOLOGY, "Disaggregated mode requires multinode setup.");
     assertKind(() -> MultiNodeTopology.builder()
             .prefill(Parallelism.of(4, 4)).prefillDpAttention("true").prefillNumWorkers(1)
             .decode(Parallelism.of(4, 4)).decodeDpAttention("true").decodeNumWorkers(1)
             .prefillGpus(0).decodeGpus(8).build(),
-        ResultsErrorKind.INVALID_TOPOLOGY, "Multinode results require at least one prefill GPU.");
+        ErrorKind.INVALID_TOPOLOGY, "Multinode results require at least one prefill GPU.");
     assertKind(() -> MultiNodeTopology.builder()
             .prefill(Parallelism.of(4, 4)).prefillDpAttention("true").prefillNumWorkers(1)
             .decode(Parallelism.of(4, 4)).decodeDpAttention("true").decodeNumWorkers(1)
             .prefillGpus(4).decodeGpus(4).prefillHardware("gb300").build(),
-        ResultsErrorKind.INVALID_TOPOLOGY, "must be specified together");
+        ErrorKind.INVALID_TOPOLOGY, "must be specified together");
     assertKind(() -> SingleNodeTopology.of(Parallelism.of(0, 1), false),
-        ResultsErrorKind.INVALID_TOPOLOGY, "TP must be a positive integer");
+        ErrorKind.INVALID_TOPOLOGY, "TP must be a positive integer");
   }
 
   @Test
@@ -200,11 +201,11 @@ class NormalizerTest {
     assertThat(ComponentMetadata.parse("R", "{\"version\": \"1\", \"name\": \"r\"}").orElseThrow()
         .toJson().toString()).isEqualTo("{\"version\":\"1\",\"name\":\"r\"}");
     assertKind(() -> ComponentMetadata.parse("R", "{name: r}"),
-        ResultsErrorKind.INVALID_COMPONENT_METADATA, "R must contain valid JSON");
+        ErrorKind.INVALID_COMPONENT_METADATA, "R must contain valid JSON");
     assertKind(() -> ComponentMetadata.parse("R", "[1]"),
-        ResultsErrorKind.INVALID_COMPONENT_METADATA, "R must contain exactly 'name' and 'version'");
+        ErrorKind.INVALID_COMPONENT_METADATA, "R must contain exactly 'name' and 'version'");
     assertKind(() -> ComponentMetadata.parse("R", "{\"name\": \"\", \"version\": \"1\"}"),
-        ResultsErrorKind.INVALID_COMPONENT_METADATA, "R name and version must be non-empty strings");
+        ErrorKind.INVALID_COMPONENT_METADATA, "R name and version must be non-empty strings");
   }
 
   @Test
@@ -221,7 +222,7 @@ class NormalizerTest {
     row.toJson().fieldNames().forEachRemaining(keys::add);
     assertThat(keys.get(keys.indexOf("osl") + 1)).isEqualTo("benchmark_outcome");
     assertKind(() -> newer.normalize(json(String.format(base, "passed")), singleNode(1, 1, 1)),
-        ResultsErrorKind.INVALID_RAW_VALUE, "does not match");
+        ErrorKind.INVALID_RAW_VALUE, "does not match");
     assertThat(Normalizer.reference().normalize(json(String.format(base, "passed")),
         singleNode(1, 1, 1)).benchmarkOutcome()).isEmpty();
   }
@@ -236,24 +237,24 @@ class NormalizerTest {
         + " \"failed\": 0, \"max_failure_rate\": 0.05}}";
     Normalizer upstream = Normalizer.of(NormalizerOptions.upstreamGuards());
     assertKind(() -> upstream.normalize(json(empty), singleNode(1, 1, 1)),
-        ResultsErrorKind.INVALID_RAW_VALUE, "no output tokens (total_output_tokens is 0) although 40 requests completed");
+        ErrorKind.INVALID_RAW_VALUE, "no output tokens (total_output_tokens is 0) although 40 requests completed");
     // without total_output_tokens, a zero output throughput says the same
     String noCount = "{\"model_id\": \"m\", \"max_concurrency\": 4, \"total_token_throughput\": 100,"
         + " \"output_throughput\": 0}";
     assertKind(() -> upstream.normalize(json(noCount), singleNode(1, 1, 1)),
-        ResultsErrorKind.INVALID_RAW_VALUE, "output_throughput is 0");
+        ErrorKind.INVALID_RAW_VALUE, "output_throughput is 0");
     // a result with output passes; the reference normalizer keeps its own behaviour (corpus case 032)
     assertThat(upstream.normalize(json(RAW), singleNode(1, 1, 1)).outputTputPerGpu()).isEqualTo(800.0);
     assertThat(NormalizerOptions.reference().requireOutputTokens()).isFalse();
     assertKind(() -> Normalizer.reference().normalize(json(empty), singleNode(1, 1, 1)),
-        ResultsErrorKind.DIVISION_BY_ZERO, "division by zero");
+        ErrorKind.DIVISION_BY_ZERO, "division by zero");
   }
 
   static void assertKind(org.assertj.core.api.ThrowableAssert.ThrowingCallable call,
-      ResultsErrorKind kind, String fragment) {
+      ErrorKind kind, String fragment) {
     assertThatThrownBy(call)
         .isInstanceOfSatisfying(ResultsException.class,
-            e -> assertThat(e.errorKind()).as(e.getMessage()).isEqualTo(kind))
+            e -> assertThat(e.kind()).as(e.getMessage()).isEqualTo(kind))
         .hasMessageContaining(fragment);
   }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.infx.core.ErrorKind;
 import io.infx.core.json.Json;
 import io.infx.results.power.PowerSettings;
 import java.io.IOException;
@@ -82,25 +83,25 @@ class ResultProcessorTest {
   @Test
   void missingTruncatedEmptyOrDuplicateKeyedRawFilesAreClassifiedAndWriteNothing() throws IOException {
     assertKind(() -> ResultProcessor.processEnvironment(env(), dir),
-        ResultsErrorKind.RAW_FILE_MISSING, RF + ".json");
+        ErrorKind.RAW_FILE_MISSING, RF + ".json");
     writeRaw("{\"model_id\": \"m\", \"max_concurrency\": 4, \"total_token");
     assertKind(() -> ResultProcessor.processEnvironment(env(), dir),
-        ResultsErrorKind.INVALID_RAW_JSON, ".json:1:");
+        ErrorKind.INVALID_RAW_JSON, ".json:1:");
     writeRaw("");
     assertKind(() -> ResultProcessor.processEnvironment(env(), dir),
-        ResultsErrorKind.INVALID_RAW_JSON, "empty");
+        ErrorKind.INVALID_RAW_JSON, "empty");
     writeRaw("{\"model_id\": \"m\", \"model_id\": \"n\"}");
     assertKind(() -> ResultProcessor.processEnvironment(env(), dir),
-        ResultsErrorKind.INVALID_RAW_JSON, "Duplicate");
+        ErrorKind.INVALID_RAW_JSON, "Duplicate");
     writeRaw("{} {}");
     assertKind(() -> ResultProcessor.processEnvironment(env(), dir),
-        ResultsErrorKind.INVALID_RAW_JSON, "not valid JSON");
+        ErrorKind.INVALID_RAW_JSON, "not valid JSON");
     assertThat(files()).containsExactly(RF + ".json");
   }
 
   @Test
   void missingEnvironmentListsEveryBaseVariableInReferenceOrder() {
-    assertKind(() -> ResultProcessor.processEnvironment(Map.of(), dir), ResultsErrorKind.MISSING_ENV,
+    assertKind(() -> ResultProcessor.processEnvironment(Map.of(), dir), ErrorKind.MISSING_ENV,
         "Missing required environment variables: RUNNER_TYPE, FRAMEWORK, PRECISION, "
             + "SPEC_DECODING, RESULT_FILENAME, ISL, OSL, DISAGG, MODEL_PREFIX, IMAGE");
     Map<String, String> env = env();
@@ -109,7 +110,7 @@ class ResultProcessorTest {
     assertKind(() -> {
       writeRaw(raw(1, 2));
       ResultProcessor.processEnvironment(env, dir);
-    }, ResultsErrorKind.MISSING_ENV, "Missing required environment variables: EP_SIZE, DP_ATTENTION");
+    }, ErrorKind.MISSING_ENV, "Missing required environment variables: EP_SIZE, DP_ATTENTION");
   }
 
   @Test
@@ -119,21 +120,21 @@ class ResultProcessorTest {
     Map<String, String> env = env();
     env.put("ISL", "");
     assertKind(() -> ResultProcessor.processEnvironment(env, dir),
-        ResultsErrorKind.INVALID_RAW_VALUE, "max_concurrency");
+        ErrorKind.INVALID_RAW_VALUE, "max_concurrency");
     writeRaw(raw(1, 2));
     assertKind(() -> ResultProcessor.processEnvironment(env, dir),
-        ResultsErrorKind.INVALID_ENV_VALUE, "ISL");
+        ErrorKind.INVALID_ENV_VALUE, "ISL");
     env.put("ISL", "1024");
     env.put("TP", "eight");
     assertKind(() -> ResultProcessor.processEnvironment(env, dir),
-        ResultsErrorKind.INVALID_ENV_VALUE, "invalid literal for int() with base 10: 'eight'");
+        ErrorKind.INVALID_ENV_VALUE, "invalid literal for int() with base 10: 'eight'");
     env.put("TP", "8");
     env.put("ROUTER_METADATA", "{\"name\": \"r\", \"version\": \"1\", \"extra\": 1}");
     assertKind(() -> ResultProcessor.processEnvironment(env, dir),
-        ResultsErrorKind.INVALID_COMPONENT_METADATA, "exactly 'name' and 'version'");
+        ErrorKind.INVALID_COMPONENT_METADATA, "exactly 'name' and 'version'");
     env.put("RESULT_FILENAME", "../escape");
     assertKind(() -> ResultProcessor.processEnvironment(env, dir),
-        ResultsErrorKind.INVALID_ENV_VALUE, "plain file name");
+        ErrorKind.INVALID_ENV_VALUE, "plain file name");
   }
 
   @Test
@@ -143,7 +144,7 @@ class ResultProcessorTest {
     writeRaw("{\"model_id\": \"m\", \"max_concurrency\": 4, \"total_token_throughput\": 1,"
         + " \"output_throughput\": 1, \"mean_tpot_ms\": 0}");
     assertKind(() -> ResultProcessor.processEnvironment(env(), dir),
-        ResultsErrorKind.DIVISION_BY_ZERO, "division by zero");
+        ErrorKind.DIVISION_BY_ZERO, "division by zero");
     assertThat(Files.readString(agg)).isEqualTo("previous");
     assertThat(files()).containsExactlyInAnyOrder(RF + ".json", "agg_" + RF + ".json");
   }
@@ -156,7 +157,7 @@ class ResultProcessorTest {
     PowerRequiredException e = catchThrowableOfType(PowerRequiredException.class,
         () -> ResultProcessor.processEnvironment(env, dir));
     assertThat(e).isNotNull();
-    assertThat(e.kind()).isEqualTo("power_required");
+    assertThat(e.kind()).isEqualTo(ErrorKind.POWER_REQUIRED);
     assertThat(e.getMessage()).contains("Power validation failed").contains("telemetry_file_missing");
     assertThat(e.result().aggregateFile()).exists();
     assertThat(e.result().row().power().orElseThrow().valid()).isFalse();

@@ -9,6 +9,7 @@ import io.infx.client.ServeJob;
 import io.infx.client.ServingBackend;
 import io.infx.client.sim.SimConfig;
 import io.infx.client.sim.SimServer;
+import io.infx.core.ErrorKind;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
@@ -128,7 +129,7 @@ class TypedNormalizeTest {
         .saveResult(false).progress(false).build().run(w, w);
     assertThatThrownBy(() -> Normalizer.reference().normalize(o, single(1, 1)))
         .isInstanceOfSatisfying(ResultsException.class,
-            e -> assertThat(e.errorKind()).isEqualTo(ResultsErrorKind.INVALID_RAW_VALUE))
+            e -> assertThat(e.kind()).isEqualTo(ErrorKind.INVALID_RAW_VALUE))
         .hasMessageContaining("--max-concurrency");
   }
 }

@@ -3,6 +3,7 @@ package io.infx.run;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.infx.client.sim.SimConfig;
+import io.infx.core.ErrorKind;
 import io.infx.core.InfxException;
 import io.infx.core.UsageException;
 import io.infx.core.io.AtomicFiles;
@@ -182,7 +183,7 @@ public final class BenchmarkRun {
       List<io.infx.core.Violation> unregistered = io.infx.fleet.routing.ClusterLabelRouter.unregisteredAdapters(
           runners, io.infx.fleet.spi.FleetAdapters.load().ids());
       if (!unregistered.isEmpty()) {
-        throw new io.infx.core.ValidationException("runner-validation", unregistered);
+        throw new io.infx.core.ValidationException(ErrorKind.RUNNER_VALIDATION, unregistered);
       }
     }
     Matrix matrix = options.selection() instanceof Selection.TestConfig t
@@ -315,7 +316,7 @@ public final class BenchmarkRun {
   public RunOutcome run(RunListener listener) {
     RunPlan plan = plan();
     if (plan.points().isEmpty()) {
-      throw new InfxException("selection", "the configs and filters select no matrix row: nothing to run "
+      throw new InfxException(ErrorKind.SELECTION, "the configs and filters select no matrix row: nothing to run "
           + "(see the plan with --dry-run; widen the filters)");
     }
     // One run per directory (a second `infx run` on the same --out is refused, not interleaved),
@@ -416,7 +417,7 @@ public final class BenchmarkRun {
             throw c instanceof RuntimeException re ? re : new IllegalStateException(c);
           } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new InfxException("interrupted", "run interrupted", e);
+            throw new InfxException(ErrorKind.INTERRUPTED, "run interrupted", e);
           }
         }
       } finally {
@@ -564,7 +565,7 @@ public final class BenchmarkRun {
           AtomicFiles.write(work.resolve(p.resultFilename() + ".json"), Files.readAllBytes(raw));
         }
       } catch (IOException e) {
-        throw new InfxException("file", "cannot copy " + raw + ": " + e.getMessage(), e);
+        throw new InfxException(ErrorKind.FILE, "cannot copy " + raw + ": " + e.getMessage(), e);
       }
     }
     Duration took = Duration.between(start, Instant.now());
@@ -591,7 +592,7 @@ public final class BenchmarkRun {
       Files.move(raw, rep1.resolve(raw.getFileName()));
       Files.move(agg, rep1.resolve(agg.getFileName()));
     } catch (IOException e) {
-      throw new InfxException("file", "cannot move the earlier result of " + work + " to " + rep1 + ": "
+      throw new InfxException(ErrorKind.FILE, "cannot move the earlier result of " + work + " to " + rep1 + ": "
           + e.getMessage(), e);
     }
   }
@@ -610,7 +611,7 @@ public final class BenchmarkRun {
       deleteTree(work.resolve("results"));                   // AgentX exports of an earlier attempt
       deleteEvalOutput(work);                                // eval output of an earlier attempt
     } catch (IOException e) {
-      throw new InfxException("file", "cannot prepare " + work + ": " + e.getMessage(), e);
+      throw new InfxException(ErrorKind.FILE, "cannot prepare " + work + ": " + e.getMessage(), e);
     }
   }
 
@@ -624,7 +625,7 @@ public final class BenchmarkRun {
         }
       }
     } catch (IOException e) {
-      throw new InfxException("file", "cannot prepare " + work + ": " + e.getMessage(), e);
+      throw new InfxException(ErrorKind.FILE, "cannot prepare " + work + ": " + e.getMessage(), e);
     }
   }
 
@@ -632,7 +633,7 @@ public final class BenchmarkRun {
     try {
       return Json.mapper().readTree(Files.readAllBytes(file));
     } catch (IOException e) {
-      throw new InfxException("file", "cannot read " + file + ": " + e.getMessage(), e);
+      throw new InfxException(ErrorKind.FILE, "cannot read " + file + ": " + e.getMessage(), e);
     }
   }
 
@@ -655,10 +656,10 @@ public final class BenchmarkRun {
       } catch (InterruptedException e) {
         f.cancel(true);
         Thread.currentThread().interrupt();
-        throw new InfxException("interrupted", "run interrupted during point " + p.resultFilename(), e);
+        throw new InfxException(ErrorKind.INTERRUPTED, "run interrupted during point " + p.resultFilename(), e);
       }
     } catch (IOException e) {
-      throw new InfxException("file", "cannot write " + logFile + ": " + e.getMessage(), e);
+      throw new InfxException(ErrorKind.FILE, "cannot write " + logFile + ": " + e.getMessage(), e);
     }
     return result;
   }
@@ -714,7 +715,7 @@ public final class BenchmarkRun {
         return n.startsWith("eval_") && !n.startsWith("eval_results_all");
       }).sorted().toList();
     } catch (IOException e) {
-      throw new InfxException("file", "cannot list " + layout.dir() + ": " + e.getMessage(), e);
+      throw new InfxException(ErrorKind.FILE, "cannot list " + layout.dir() + ": " + e.getMessage(), e);
     }
   }
 
@@ -827,7 +828,7 @@ public final class BenchmarkRun {
           deleteTree(target);
           Files.move(e, target);
         } catch (IOException ex) {
-          throw new InfxException("file", "cannot set aside " + e + ": " + ex.getMessage(), ex);
+          throw new InfxException(ErrorKind.FILE, "cannot set aside " + e + ": " + ex.getMessage(), ex);
         }
       }
     }
@@ -854,7 +855,7 @@ public final class BenchmarkRun {
         }
       }
     } catch (IOException e) {
-      throw new InfxException("file", "cannot set aside earlier results in " + dir + ": " + e.getMessage(), e);
+      throw new InfxException(ErrorKind.FILE, "cannot set aside earlier results in " + dir + ": " + e.getMessage(), e);
     }
     return moved;
   }

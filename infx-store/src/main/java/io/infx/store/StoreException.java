@@ -1,5 +1,6 @@
 package io.infx.store;
 
+import io.infx.core.ErrorKind;
 import io.infx.core.InfxException;
 
 /**
@@ -12,10 +13,10 @@ public class StoreException extends InfxException {
   private static final long serialVersionUID = 1L;
 
   public StoreException(String message) {
-    super("store", message);
+    super(ErrorKind.STORE, message);
   }
 
   public StoreException(String message, Throwable cause) {
-    super("store", message, cause);
+    super(ErrorKind.STORE, message, cause);
   }
 }

@@ -1,5 +1,6 @@
 package io.infx.testing;
 
+import io.infx.core.ErrorKind;
 import io.infx.core.ValidationException;
 import io.infx.core.Violation;
 import java.util.List;
@@ -13,12 +14,12 @@ public final class ValidationExceptionAssert extends AbstractAssert<ValidationEx
     super(actual, ValidationExceptionAssert.class);
   }
 
-  /** The error's kind is {@code kind} (e.g. {@code config-validation}). */
-  public ValidationExceptionAssert hasKind(String kind) {
+  /** The error's kind is {@code kind} (e.g. {@link ErrorKind#CONFIG_VALIDATION}). */
+  public ValidationExceptionAssert hasKind(ErrorKind kind) {
     isNotNull();
-    if (!kind.equals(actual.kind())) {
-      failWithMessage("%nExpecting validation error of kind:%n  \"%s\"%nbut it was of kind:%n  \"%s\"%nwith violations:%n%s",
-          kind, actual.kind(), list(actual.violations()));
+    if (kind != actual.kind()) {
+      failWithMessage("%nExpecting validation error of kind:%n  %s (%s)%nbut it was of kind:%n  %s (%s)%nwith violations:%n%s",
+          kind, kind.wireName(), actual.kind(), actual.kind().wireName(), list(actual.violations()));
     }
     return this;
   }

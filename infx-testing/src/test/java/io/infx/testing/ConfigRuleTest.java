@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.quicktheories.QuickTheory.qt;
 
+import io.infx.core.ErrorKind;
 import io.infx.core.ValidationException;
 import io.infx.core.Violation;
 import io.infx.core.tree.Source;
@@ -64,7 +65,7 @@ class ConfigRuleTest {
     ValidationException e = catchThrowableOfType(ValidationException.class, () -> Catalog.load(
         List.of(Source.text("acme.yaml", ACME)), List.of(tpTimesEpFitsNode(InfxGeneratorsTest.RUNNERS))));
     int[] ep = InfxAssertionsTest.position(ACME, "4, conc-list");
-    InfxAssertions.assertThat(e).hasKind("config-validation").hasViolationCount(1)
+    InfxAssertions.assertThat(e).hasKind(ErrorKind.CONFIG_VALIDATION).hasViolationCount(1)
         .hasViolation("acme.tp-ep-fits-node").withMessageContaining("tp × ep = 16 exceeds the 8 GPUs")
         .at("acme.yaml", ep[0], ep[1]);
     assertThat(e.violations().get(0).pointer())

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import io.infx.core.ErrorKind;
 import io.infx.core.ValidationException;
 import io.infx.core.tree.Source;
 import io.infx.matrix.Catalog;
@@ -53,7 +54,7 @@ class InfxAssertionsTest {
   void hasViolationAtPassesForTheLocatedBuiltInRule() {
     int[] tp = position(BROKEN, "0, conc-list");
     assertThat(tp).containsExactly(14, 21);
-    InfxAssertions.assertThat(broken()).hasKind("config-validation").hasViolationCount(1)
+    InfxAssertions.assertThat(broken()).hasKind(ErrorKind.CONFIG_VALIDATION).hasViolationCount(1)
         .hasViolation("V13.positive-size").at("acme.yaml", tp[0], tp[1])
         .hasNoViolation("V1.unknown-key");
   }

@@ -1,5 +1,6 @@
 package io.infx.client.agentx;
 
+import io.infx.core.ErrorKind;
 import io.infx.core.InfxException;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -84,7 +85,7 @@ public final class TraceSources {
     }
     String dataset = LOADERS.getOrDefault(spec, spec.contains("/") ? spec : null);
     if (dataset == null) {
-      throw new InfxException("trace-source", "unknown trace source '" + spec + "': expected a trace "
+      throw new InfxException(ErrorKind.TRACE_SOURCE, "unknown trace source '" + spec + "': expected a trace "
           + "file or directory, synthetic[:key=value,...], a Hugging Face dataset id, or one of "
           + String.join(", ", LOADERS.keySet()));
     }
@@ -92,7 +93,7 @@ public final class TraceSources {
     Path repo = cache.resolve("datasets--" + dataset.replace("/", "--"));
     Optional<Path> snapshot = snapshot(repo);
     if (snapshot.isEmpty()) {
-      throw new InfxException("trace-source", "dataset " + dataset + " is not in the local Hugging Face "
+      throw new InfxException(ErrorKind.TRACE_SOURCE, "dataset " + dataset + " is not in the local Hugging Face "
           + "cache (" + repo + "); infx never downloads: run `hf download --repo-type dataset "
           + dataset + "` first, or pass a traces.jsonl path");
     }

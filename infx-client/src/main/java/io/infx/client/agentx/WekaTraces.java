@@ -7,6 +7,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
+import io.infx.core.ErrorKind;
 import io.infx.core.InfxException;
 import io.infx.core.Location;
 import io.infx.core.ValidationException;
@@ -41,7 +42,7 @@ public final class WekaTraces {
       .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
       .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
       .build();
-  private static final String KIND = "trace-validation";
+  private static final ErrorKind KIND = ErrorKind.TRACE_VALIDATION;
 
   private WekaTraces() {}
 
@@ -57,16 +58,16 @@ public final class WekaTraces {
       try (DirectoryStream<Path> ds = Files.newDirectoryStream(path, "*.{json,jsonl}")) {
         ds.forEach(files::add);
       } catch (IOException e) {
-        throw new InfxException("file", "cannot list " + path + ": " + e.getMessage(), e);
+        throw new InfxException(ErrorKind.FILE, "cannot list " + path + ": " + e.getMessage(), e);
       }
       files.sort(Comparator.comparing(p -> p.getFileName().toString()));
       if (files.isEmpty()) {
-        throw new InfxException("file", path + ": no *.json or *.jsonl trace files in this directory");
+        throw new InfxException(ErrorKind.FILE, path + ": no *.json or *.jsonl trace files in this directory");
       }
     } else if (Files.isRegularFile(path)) {
       files.add(path);
     } else {
-      throw new InfxException("file", path + ": no such trace file or directory");
+      throw new InfxException(ErrorKind.FILE, path + ": no such trace file or directory");
     }
     List<WekaTrace> traces = new ArrayList<>();
     List<Violation> violations = new ArrayList<>();
@@ -101,7 +102,7 @@ public final class WekaTraces {
     } catch (JsonProcessingException e) {
       violations.add(syntax(source, 0, e));
     } catch (IOException e) {
-      throw new InfxException("file", source + ": " + e.getMessage(), e);
+      throw new InfxException(ErrorKind.FILE, source + ": " + e.getMessage(), e);
     }
     if (!violations.isEmpty() || t == null) {
       throw new ValidationException(KIND, violations.isEmpty()
@@ -134,7 +135,7 @@ public final class WekaTraces {
         }
       }
     } catch (IOException e) {
-      throw new InfxException("file", "cannot read " + f + ": " + e.getMessage(), e);
+      throw new InfxException(ErrorKind.FILE, "cannot read " + f + ": " + e.getMessage(), e);
     }
   }
 
@@ -169,7 +170,7 @@ public final class WekaTraces {
     } catch (JsonProcessingException e) {
       violations.add(syntax(f.toString(), 0, e));
     } catch (IOException e) {
-      throw new InfxException("file", "cannot read " + f + ": " + e.getMessage(), e);
+      throw new InfxException(ErrorKind.FILE, "cannot read " + f + ": " + e.getMessage(), e);
     }
   }
 

@@ -1,5 +1,6 @@
 package io.infx.client.chat;
 
+import io.infx.core.ErrorKind;
 import io.infx.core.InfxException;
 
 /**
@@ -9,10 +10,10 @@ import io.infx.core.InfxException;
  */
 public final class ChatTemplateException extends InfxException {
   public ChatTemplateException(String message) {
-    super("chat-template", message);
+    super(ErrorKind.CHAT_TEMPLATE, message);
   }
 
   public ChatTemplateException(String message, Throwable cause) {
-    super("chat-template", message, cause);
+    super(ErrorKind.CHAT_TEMPLATE, message, cause);
   }
 }

@@ -2,6 +2,7 @@ package io.infx.client.dataset;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.infx.client.tokenizer.Tokenizer;
+import io.infx.core.ErrorKind;
 import io.infx.core.InfxException;
 import io.infx.core.json.Json;
 import java.io.BufferedReader;
@@ -59,10 +60,10 @@ public final class JsonlDataset {
         base.add(new Prompt(p.asText(), tokenizer.count(p.asText()), out));
       }
     } catch (IOException e) {
-      throw new InfxException("dataset", "cannot read " + file + ": " + e.getMessage(), e);
+      throw new InfxException(ErrorKind.DATASET, "cannot read " + file + ": " + e.getMessage(), e);
     }
     if (base.isEmpty()) {
-      throw new InfxException("dataset", file + ": no prompts");
+      throw new InfxException(ErrorKind.DATASET, file + ": no prompts");
     }
     List<Prompt> out = new ArrayList<>(limit);
     for (int i = 0; i < limit; i++) {
@@ -72,6 +73,6 @@ public final class JsonlDataset {
   }
 
   private static InfxException bad(Path file, int line, String what) {
-    return new InfxException("dataset", file + ":" + line + ":1: [dataset.jsonl] " + what);
+    return new InfxException(ErrorKind.DATASET, file + ":" + line + ":1: [dataset.jsonl] " + what);
   }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.infx.client.tokenizer.BuiltinTokenizer;
+import io.infx.core.ErrorKind;
 import io.infx.core.InfxException;
 import io.infx.core.json.Json;
 import java.net.InetSocketAddress;
@@ -108,7 +109,7 @@ public final class SimServer implements AutoCloseable {
       this.port = ((InetSocketAddress) ep.getAddress()).getPort();
     } catch (Exception e) {
       close();
-      throw new InfxException("sim", "cannot start the simulator on " + config.host() + ":"
+      throw new InfxException(ErrorKind.SIM, "cannot start the simulator on " + config.host() + ":"
           + config.port() + ": " + rootMessage(e), e);
     }
   }

@@ -3,6 +3,7 @@ package io.infx.client.tokenizer;
 import ai.djl.huggingface.tokenizers.Encoding;
 import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.infx.core.ErrorKind;
 import io.infx.core.InfxException;
 import io.infx.core.json.Json;
 import java.io.IOException;
@@ -124,7 +125,7 @@ public final class HfTokenizer implements Tokenizer {
    */
   public static HfTokenizer load(Path file, String id) {
     if (!Files.isRegularFile(file)) {
-      throw new InfxException("tokenizer", "tokenizer file not found: " + file);
+      throw new InfxException(ErrorKind.TOKENIZER, "tokenizer file not found: " + file);
     }
     int vocab;
     boolean chunkable;
@@ -144,7 +145,7 @@ public final class HfTokenizer implements Tokenizer {
         }
       }
     } catch (IOException e) {
-      throw new InfxException("tokenizer", "cannot read " + file + ": " + e.getMessage(), e);
+      throw new InfxException(ErrorKind.TOKENIZER, "cannot read " + file + ": " + e.getMessage(), e);
     }
     try {
       HuggingFaceTokenizer t = HuggingFaceTokenizer.newInstance(file,
@@ -152,7 +153,7 @@ public final class HfTokenizer implements Tokenizer {
       ByteFallbackDecoder fast = decoder.filter(d -> agreesWithNative(d, t)).orElse(null);
       return new HfTokenizer(t, id, vocab, chunkable, first.toString(), last.toString(), fast);
     } catch (IOException | RuntimeException e) {
-      throw new InfxException("tokenizer", "cannot load tokenizer " + file + ": " + e.getMessage(), e);
+      throw new InfxException(ErrorKind.TOKENIZER, "cannot load tokenizer " + file + ": " + e.getMessage(), e);
     }
   }
 

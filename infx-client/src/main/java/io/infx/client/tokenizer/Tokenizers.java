@@ -1,5 +1,6 @@
 package io.infx.client.tokenizer;
 
+import io.infx.core.ErrorKind;
 import io.infx.core.InfxException;
 import java.io.IOException;
 import java.net.URI;
@@ -38,7 +39,7 @@ public final class Tokenizers {
       if (file.isPresent()) {
         return new Resolved(HfTokenizer.load(file.get(), v), "");
       }
-      throw new InfxException("tokenizer", "--tokenizer " + v + ": no tokenizer.json found"
+      throw new InfxException(ErrorKind.TOKENIZER, "--tokenizer " + v + ": no tokenizer.json found"
           + " (looked for a file, a directory holding tokenizer.json, and the model in the local"
           + " Hugging Face cache " + cacheDirs() + "); infx never downloads. Pass a tokenizer.json"
           + " path or --tokenizer builtin.");
@@ -51,7 +52,7 @@ public final class Tokenizers {
       return new Resolved(BuiltinTokenizer.instance(),
           "tokenizer: builtin (the server is the infx simulator, which counts tokens with it)");
     }
-    throw new InfxException("tokenizer", "no local tokenizer for model '" + model + "' (looked in"
+    throw new InfxException(ErrorKind.TOKENIZER, "no local tokenizer for model '" + model + "' (looked in"
         + " the local Hugging Face cache " + cacheDirs() + "); infx never downloads. Pass"
         + " --tokenizer PATH/tokenizer.json, a directory holding one, or --tokenizer builtin.");
   }

@@ -1,5 +1,6 @@
 package io.infx.core.bind;
 
+import io.infx.core.ErrorKind;
 import io.infx.core.ValidationException;
 import io.infx.core.Violation;
 import java.util.List;
@@ -27,7 +28,7 @@ public record Bound<T>(Optional<T> value, List<Violation> violations) {
   /**
    * The value, or a {@link ValidationException} of {@code kind} listing every violation.
    */
-  public T orThrow(String kind) {
+  public T orThrow(ErrorKind kind) {
     if (!violations.isEmpty()) {
       throw new ValidationException(kind, violations);
     }

@@ -1,5 +1,6 @@
 package io.infx.core.io;
 
+import io.infx.core.ErrorKind;
 import io.infx.core.InfxException;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -72,7 +73,7 @@ public final class AtomicFiles {
       }
       tmp = null;
     } catch (IOException e) {
-      throw new InfxException("file", "cannot write " + target + ": " + describe(e), e);
+      throw new InfxException(ErrorKind.FILE, "cannot write " + target + ": " + describe(e), e);
     } finally {
       if (tmp != null) {
         try {

@@ -1,5 +1,6 @@
 package io.infx.core.io;
 
+import io.infx.core.ErrorKind;
 import io.infx.core.InfxException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -58,7 +59,7 @@ public final class DirectoryLock implements AutoCloseable {
       if (l == null) {
         String holder = holder(ch);
         ch.close();
-        throw new InfxException("busy", dir + " is in use by another " + what
+        throw new InfxException(ErrorKind.BUSY, dir + " is in use by another " + what
             + (holder.isEmpty() ? "" : " (process " + holder + ")")
             + ": wait for it to finish or choose another output directory");
       }
@@ -74,7 +75,7 @@ public final class DirectoryLock implements AutoCloseable {
           // already failing
         }
       }
-      throw new InfxException("file", "cannot lock " + dir + ": " + e.getMessage(), e);
+      throw new InfxException(ErrorKind.FILE, "cannot lock " + dir + ": " + e.getMessage(), e);
     }
   }
 

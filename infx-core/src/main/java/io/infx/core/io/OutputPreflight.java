@@ -1,5 +1,6 @@
 package io.infx.core.io;
 
+import io.infx.core.ErrorKind;
 import io.infx.core.InfxException;
 import java.io.IOException;
 import java.nio.file.FileStore;
@@ -32,23 +33,23 @@ public final class OutputPreflight {
     Path d = dir.toString().isEmpty() ? Path.of(".") : dir;
     Path abs = d.toAbsolutePath().normalize();
     if (Files.exists(abs) && !Files.isDirectory(abs)) {
-      throw new InfxException("file", what + " " + d + " is not a directory");
+      throw new InfxException(ErrorKind.FILE, what + " " + d + " is not a directory");
     }
     try {
       Files.createDirectories(abs);
     } catch (IOException e) {
-      throw new InfxException("file", "cannot create " + what + " " + d + ": " + cause(e)
+      throw new InfxException(ErrorKind.FILE, "cannot create " + what + " " + d + ": " + cause(e)
           + " (checked before sending any request)", e);
     }
     if (!Files.isWritable(abs)) {
-      throw new InfxException("file", what + " " + d + " is not writable"
+      throw new InfxException(ErrorKind.FILE, what + " " + d + " is not writable"
           + " (checked before sending any request)");
     }
     try {
       FileStore store = Files.getFileStore(abs);
       long free = store.getUsableSpace();
       if (free < MIN_FREE_BYTES) {
-        throw new InfxException("file", what + " " + d + " has only " + free + " bytes free (at least "
+        throw new InfxException(ErrorKind.FILE, what + " " + d + " has only " + free + " bytes free (at least "
             + MIN_FREE_BYTES + " needed; checked before sending any request)");
       }
     } catch (IOException e) {
@@ -61,7 +62,7 @@ public final class OutputPreflight {
       AtomicFiles.write(probe, bytes); // create
       AtomicFiles.write(probe, bytes); // atomically replace
     } catch (InfxException e) {
-      throw new InfxException("file", "cannot write results into " + what + " " + d + ": "
+      throw new InfxException(ErrorKind.FILE, "cannot write results into " + what + " " + d + ": "
           + e.getMessage() + " (checked before sending any request)", e);
     } finally {
       try {

@@ -1,5 +1,6 @@
 package io.infx.core.io;
 
+import io.infx.core.ErrorKind;
 import io.infx.core.InfxException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -35,15 +36,15 @@ public final class TextFiles {
     byte[] bytes;
     try {
       if (Files.isDirectory(file)) {
-        throw new InfxException("file", "'" + label + "' is a directory, not a file");
+        throw new InfxException(ErrorKind.FILE, "'" + label + "' is a directory, not a file");
       }
       bytes = Files.readAllBytes(file);
     } catch (NoSuchFileException e) {
-      throw new InfxException("file", "'" + label + "' " + whyMissing(file));
+      throw new InfxException(ErrorKind.FILE, "'" + label + "' " + whyMissing(file));
     } catch (AccessDeniedException e) {
-      throw new InfxException("file", "'" + label + "' cannot be read: permission denied");
+      throw new InfxException(ErrorKind.FILE, "'" + label + "' cannot be read: permission denied");
     } catch (IOException e) {
-      throw new InfxException("file", "'" + label + "' " + whyUnreadable(file, e), e);
+      throw new InfxException(ErrorKind.FILE, "'" + label + "' " + whyUnreadable(file, e), e);
     }
     return decodeUtf8(bytes, label);
   }
@@ -72,7 +73,7 @@ public final class TextFiles {
           col++; // count characters, not continuation bytes
         }
       }
-      throw new InfxException("file", label + ":" + line + ":" + col
+      throw new InfxException(ErrorKind.FILE, label + ":" + line + ":" + col
           + ": not UTF-8 text (byte 0x" + String.format("%02X", bytes[at] & 0xFF)
           + " at offset " + at + "); is this a binary file or another encoding?");
     }

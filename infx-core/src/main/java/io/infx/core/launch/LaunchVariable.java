@@ -1,5 +1,6 @@
 package io.infx.core.launch;
 
+import io.infx.core.ErrorKind;
 import io.infx.core.InfxException;
 import io.infx.core.python.PythonNumbers;
 import java.util.List;
@@ -216,7 +217,7 @@ public enum LaunchVariable {
     }
     PythonNumbers.Conversion<Integer> c = parseInt(v.get());
     if (!c.ok()) {
-      throw new InfxException("env", name() + " must be an integer, got '" + v.get() + "' (" + c.problem() + ")");
+      throw new InfxException(ErrorKind.ENV, name() + " must be an integer, got '" + v.get() + "' (" + c.problem() + ")");
     }
     return OptionalInt.of(c.value().get());
   }

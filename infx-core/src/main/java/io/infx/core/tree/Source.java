@@ -1,5 +1,6 @@
 package io.infx.core.tree;
 
+import io.infx.core.ErrorKind;
 import io.infx.core.InfxException;
 import io.infx.core.Location;
 import io.infx.core.Violation;
@@ -88,7 +89,7 @@ public final class Source {
     }
     try {
       if (Files.isDirectory(path)) {
-        throw new InfxException("file", "'" + label + "' is a directory, not a file");
+        throw new InfxException(ErrorKind.FILE, "'" + label + "' is a directory, not a file");
       }
       long size = Files.size(path);
       if (size > limits.maxBytes()) {
@@ -102,23 +103,23 @@ public final class Source {
             .decode(java.nio.ByteBuffer.wrap(bytes))
             .toString();
       } catch (CharacterCodingException e) {
-        throw new ValidationException("input", java.util.List.of(Violation.builder()
+        throw new ValidationException(ErrorKind.INPUT, java.util.List.of(Violation.builder()
             .ruleId("input.encoding")
             .location(new Location(label, 1, 1))
             .message("'" + label + "' is not valid UTF-8 text")
             .build()));
       }
     } catch (NoSuchFileException e) {
-      throw new InfxException("file", "'" + label + "' " + io.infx.core.io.TextFiles.whyMissing(path));
+      throw new InfxException(ErrorKind.FILE, "'" + label + "' " + io.infx.core.io.TextFiles.whyMissing(path));
     } catch (AccessDeniedException e) {
-      throw new InfxException("file", "'" + label + "' cannot be read: permission denied");
+      throw new InfxException(ErrorKind.FILE, "'" + label + "' cannot be read: permission denied");
     } catch (IOException e) {
-      throw new InfxException("file", "'" + label + "' cannot be read: " + e.getMessage(), e);
+      throw new InfxException(ErrorKind.FILE, "'" + label + "' cannot be read: " + e.getMessage(), e);
     }
   }
 
   private ValidationException tooLarge(long size, TreeLimits limits) {
-    return new ValidationException("input", java.util.List.of(Violation.builder()
+    return new ValidationException(ErrorKind.INPUT, java.util.List.of(Violation.builder()
         .ruleId("input.too-large")
         .location(new Location(label, 1, 1))
         .expected("at most " + limits.maxBytes() + " bytes")

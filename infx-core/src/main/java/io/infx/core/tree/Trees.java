@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import io.infx.core.ErrorKind;
 import io.infx.core.Location;
 import io.infx.core.ValidationException;
 import io.infx.core.Violation;
@@ -99,10 +100,10 @@ public final class Trees {
     try {
       out = converter.convert(root, "", 0);
     } catch (Budget e) {
-      throw new ValidationException("input", converter.violations);
+      throw new ValidationException(ErrorKind.INPUT, converter.violations);
     }
     if (!converter.violations.isEmpty()) {
-      throw new ValidationException("input", converter.violations);
+      throw new ValidationException(ErrorKind.INPUT, converter.violations);
     }
     return out;
   }
@@ -133,7 +134,7 @@ public final class Trees {
             .build());
       }
       if (!c.violations.isEmpty()) {
-        throw new ValidationException("input", c.violations);
+        throw new ValidationException(ErrorKind.INPUT, c.violations);
       }
       return out;
     } catch (JsonParseException e) {
@@ -154,7 +155,7 @@ public final class Trees {
   private static final JsonFactory JSON = JsonFactory.builder().build();
 
   private static ValidationException inputError(Violation v) {
-    return new ValidationException("input", List.of(v));
+    return new ValidationException(ErrorKind.INPUT, List.of(v));
   }
 
   private static Violation yamlViolation(String label, MarkedYAMLException e) {

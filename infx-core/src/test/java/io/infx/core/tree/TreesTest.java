@@ -3,6 +3,7 @@ package io.infx.core.tree;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.infx.core.ErrorKind;
 import io.infx.core.InfxException;
 import io.infx.core.Location;
 import io.infx.core.ValidationException;
@@ -137,7 +138,7 @@ class TreesTest {
   void filesMissingDirectoriesAndOversizedInputsHaveClearErrors() throws Exception {
     assertThatThrownBy(() -> Trees.readYaml(Source.file(dir.resolve("nope.yaml"), "nope.yaml")))
         .isInstanceOfSatisfying(InfxException.class, e -> {
-          assertThat(e.kind()).isEqualTo("file");
+          assertThat(e.kind()).isEqualTo(ErrorKind.FILE);
           assertThat(e.getMessage()).isEqualTo("'nope.yaml' does not exist");
         });
     assertThatThrownBy(() -> Trees.readYaml(Source.file(dir, "configs")))

@@ -22,6 +22,7 @@ import io.infx.client.ReferenceWorkload;
 import io.infx.client.ServeJob;
 import io.infx.client.sim.SimConfig;
 import io.infx.client.sim.SimServer;
+import io.infx.core.ErrorKind;
 import io.infx.core.InfxException;
 import io.infx.core.launch.LaunchVariable;
 import io.infx.matrix.MatrixRow;
@@ -298,6 +299,6 @@ public final class BenchDriver {
 
   private static String require(Map<String, String> env, LaunchVariable v) {
     return v.in(env).filter(s -> !s.isBlank()).orElseThrow(() ->
-        new InfxException("env", "environment variable " + v + " is missing or empty"));
+        new InfxException(ErrorKind.ENV, "environment variable " + v + " is missing or empty"));
   }
 }

@@ -1,5 +1,6 @@
 package io.infx.fleet.launch;
 
+import io.infx.core.ErrorKind;
 import io.infx.core.InfxException;
 import io.infx.core.UsageException;
 import io.infx.core.io.AtomicFiles;
@@ -243,7 +244,7 @@ public final class FleetLauncher {
     try {
       Files.createDirectories(ws);
     } catch (IOException e) {
-      throw new InfxException("file", "cannot create " + ws + ": " + e.getMessage(), e);
+      throw new InfxException(ErrorKind.FILE, "cannot create " + ws + ": " + e.getMessage(), e);
     }
     AtomicFiles.writeString(ws.resolve("launch.env"), String.join("\n", env.toLines()) + "\n");
     ArtifactPlan plan = ArtifactPlan.of(b.row, rf);

@@ -1,5 +1,6 @@
 package io.infx.fleet.recipe;
 
+import io.infx.core.ErrorKind;
 import io.infx.core.InfxException;
 import io.infx.core.Location;
 import io.infx.core.ValidationException;
@@ -73,7 +74,7 @@ public final class RecipeFile {
   public static RecipeFile load(Path file) {
     Source source = Source.file(file, file.toString());
     if (!source.exists()) {
-      throw new InfxException("file", "recipe file '" + file + "' does not exist");
+      throw new InfxException(ErrorKind.FILE, "recipe file '" + file + "' does not exist");
     }
     Path dir = file.toAbsolutePath().normalize().getParent();
     return load(source, dir, true);
@@ -113,7 +114,7 @@ public final class RecipeFile {
       }
     }
     if (!bound.ok()) {
-      throw new ValidationException("recipe-validation", violations);
+      throw new ValidationException(ErrorKind.RECIPE_VALIDATION, violations);
     }
     Map<String, Recipe> resolved = new LinkedHashMap<>();
     for (Map.Entry<String, Recipe> e : bound.value().get().recipes().entrySet()) {
@@ -135,7 +136,7 @@ public final class RecipeFile {
       resolved.put(e.getKey(), r);
     }
     if (!violations.isEmpty()) {
-      throw new ValidationException("recipe-validation", violations);
+      throw new ValidationException(ErrorKind.RECIPE_VALIDATION, violations);
     }
     return new RecipeFile(source.label(), directory, Map.copyOf(resolved), where);
   }
@@ -187,13 +188,13 @@ public final class RecipeFile {
         why.append("\n  ").append(name).append(" (").append(locations.get(name)).append("): ")
             .append(recipes.get(name).match().map(m -> m.mismatch(row)).orElse(""));
       }
-      throw new InfxException("recipe", "no recipe in " + label + " matches row " + row.describe()
+      throw new InfxException(ErrorKind.RECIPE, "no recipe in " + label + " matches row " + row.describe()
           + "; the recipes and why they do not match:" + why);
     }
     int best = matches.stream().mapToInt(Selected::specificity).max().getAsInt();
     List<Selected> top = matches.stream().filter(m -> m.specificity() == best).toList();
     if (top.size() > 1) {
-      throw new InfxException("recipe", "recipes " + String.join(" and ", top.stream()
+      throw new InfxException(ErrorKind.RECIPE, "recipes " + String.join(" and ", top.stream()
           .map(t -> "'" + t.name() + "' (" + locations.get(t.name()) + ")").toList())
           + " match row " + row.describe() + " equally specifically (" + best
           + "); make one more specific (e.g. config-keys or runner)");
@@ -261,7 +262,7 @@ public final class RecipeFile {
       return new RecipeLaunch(s.name(), locations.get(s.name()), command,
           Duration.ofSeconds(server.startupTimeout().orElse(600)), cs.build(), env.resultFilename(), shown);
     } catch (IllegalArgumentException e) {
-      throw new InfxException("recipe", "recipe " + where + " for row " + row.name() + ": " + e.getMessage(), e);
+      throw new InfxException(ErrorKind.RECIPE, "recipe " + where + " for row " + row.name() + ": " + e.getMessage(), e);
     }
   }
 

@@ -1,5 +1,6 @@
 package io.infx.fleet.routing;
 
+import io.infx.core.ErrorKind;
 import io.infx.core.InfxException;
 import io.infx.core.ValidationException;
 import io.infx.core.Violation;
@@ -54,7 +55,7 @@ public final class ClusterLabelRouter implements FleetRouter {
   public static ClusterLabelRouter of(RunnerInventory inventory, FleetAdapters adapters) {
     List<Violation> unknown = unregisteredAdapters(inventory, adapters.ids());
     if (!unknown.isEmpty()) {
-      throw new ValidationException("runner-validation", unknown);
+      throw new ValidationException(ErrorKind.RUNNER_VALIDATION, unknown);
     }
     return of(inventory);
   }
@@ -100,22 +101,22 @@ public final class ClusterLabelRouter implements FleetRouter {
       return Optional.empty();
     }
     if (labels.size() > 1) {
-      throw new InfxException("routing", "runner '" + runner + "' is listed under several clusters: " + labels);
+      throw new InfxException(ErrorKind.ROUTING, "runner '" + runner + "' is listed under several clusters: " + labels);
     }
     String label = labels.get(0);
     String id = label.substring(RunnerInventory.CLUSTER_PREFIX.length());
     Cluster c = inventory.clusterOf(label).orElseThrow(() ->
-        new InfxException("routing", "label '" + label + "' names no clusters." + id + " record"));
+        new InfxException(ErrorKind.ROUTING, "label '" + label + "' names no clusters." + id + " record"));
     if (c.adapter().isPresent()) {
       // the record's own choice comes before its scheduler
       return Optional.of(new FleetBinding(c.adapter().get(), runner, Optional.of(id), Optional.of(c),
           inventory.labelsOf(runner.name()), label + " → adapter " + c.adapter().get()));
     }
     String scheduler = c.scheduler().orElseThrow(() ->
-        new InfxException("routing", "cluster '" + id + "' names neither an adapter nor a scheduler"));
+        new InfxException(ErrorKind.ROUTING, "cluster '" + id + "' names neither an adapter nor a scheduler"));
     String adapter = schedulerToAdapter.get(scheduler);
     if (adapter == null) {
-      throw new InfxException("routing", "cluster '" + id + "' uses scheduler '" + scheduler
+      throw new InfxException(ErrorKind.ROUTING, "cluster '" + id + "' uses scheduler '" + scheduler
           + "', which no adapter serves (known: " + schedulerToAdapter.keySet() + ")");
     }
     return Optional.of(new FleetBinding(adapter, runner, Optional.of(id), Optional.of(c),

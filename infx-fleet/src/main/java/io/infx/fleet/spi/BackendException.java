@@ -1,5 +1,6 @@
 package io.infx.fleet.spi;
 
+import io.infx.core.ErrorKind;
 import io.infx.core.InfxException;
 
 /** A backend could not do what was asked (submit, query, cancel, fetch). */
@@ -10,12 +11,12 @@ public class BackendException extends InfxException {
   private final boolean retriable;
 
   public BackendException(String message, boolean retriable) {
-    super("backend", message);
+    super(ErrorKind.BACKEND, message);
     this.retriable = retriable;
   }
 
   public BackendException(String message, boolean retriable, Throwable cause) {
-    super("backend", message, cause);
+    super(ErrorKind.BACKEND, message, cause);
     this.retriable = retriable;
   }
 

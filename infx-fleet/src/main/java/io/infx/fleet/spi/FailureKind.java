@@ -3,6 +3,12 @@ package io.infx.fleet.spi;
 /**
  * Class of the first error of a launch, recorded in {@code job_event.json}. Whether running the
  * same point again may help follows from the class (newer reference design, fleet spec §8).
+ *
+ * <p>Not an {@link io.infx.core.ErrorKind}: it classifies how a launched job ended (a record in the
+ * job's events, which a run reports and may retry), by the stage that failed and whether a retry
+ * can help; an {@code ErrorKind} classifies an exception thrown to the caller. A launch that fails
+ * with an {@link io.infx.core.InfxException} is recorded as a {@code FailureKind} (for example
+ * {@link #INPUT} or {@link #SERVER}) so both views stay available.
  */
 public enum FailureKind {
   /** Bad row, runner or options: fix the input. */

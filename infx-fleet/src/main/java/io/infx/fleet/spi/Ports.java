@@ -1,5 +1,6 @@
 package io.infx.fleet.spi;
 
+import io.infx.core.ErrorKind;
 import io.infx.core.InfxException;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -22,7 +23,7 @@ public final class Ports {
       s.setReuseAddress(true);
       return s.getLocalPort();
     } catch (IOException e) {
-      throw new InfxException("port", "cannot find a free port: " + e.getMessage(), e);
+      throw new InfxException(ErrorKind.PORT, "cannot find a free port: " + e.getMessage(), e);
     }
   }
 

@@ -1,5 +1,6 @@
 package io.infx.fleet.spi;
 
+import io.infx.core.ErrorKind;
 import io.infx.core.InfxException;
 import java.io.IOException;
 import java.net.URI;
@@ -24,7 +25,7 @@ public final class ReadinessProbe {
     private static final long serialVersionUID = 1L;
 
     NotReadyException(String message) {
-      super("server", message);
+      super(ErrorKind.SERVER, message);
     }
   }
 

@@ -3,6 +3,7 @@ package io.infx.fleet.routing;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.infx.core.ErrorKind;
 import io.infx.core.Location;
 import io.infx.core.ValidationException;
 import io.infx.core.tree.Source;
@@ -124,7 +125,7 @@ class ClusterAdapterRoutingTest {
     assertThatThrownBy(() -> FleetLauncher.builder().row(TestRows.singleNode(1024, 128, 2))
         .runner(RunnerName.of("acme-h100_0")).adapters(adapters).inventory(inv).workspace(ws).launch())
         .isInstanceOfSatisfying(ValidationException.class, e -> {
-          assertThat(e.kind()).isEqualTo("runner-validation");
+          assertThat(e.kind()).isEqualTo(ErrorKind.RUNNER_VALIDATION);
           assertThat(e.violations()).singleElement().satisfies(v -> {
             assertThat(v.ruleId()).isEqualTo("V46.adapter-registered");
             // LABELS is 4 lines; "adapter: recordnig" is line 15 of the file, its value at column 14

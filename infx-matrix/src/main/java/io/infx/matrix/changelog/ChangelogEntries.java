@@ -1,5 +1,6 @@
 package io.infx.matrix.changelog;
 
+import io.infx.core.ErrorKind;
 import io.infx.matrix.ScenarioType;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.infx.core.InfxException;
@@ -27,7 +28,7 @@ public final class ChangelogEntries {
   public static final List<String> FIELDS = List.of("config-keys", "description", "pr-link",
       "evals-only", "all-evals", "no-evals", "append-only", "eval-min-prefill-ep", "scenario-type");
 
-  static final String KIND = "changelog";
+  static final ErrorKind KIND = ErrorKind.CHANGELOG;
 
   private ChangelogEntries() {}
 

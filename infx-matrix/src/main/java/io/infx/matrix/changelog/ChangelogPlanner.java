@@ -1,5 +1,6 @@
 package io.infx.matrix.changelog;
 
+import io.infx.core.ErrorKind;
 import io.infx.matrix.ScenarioType;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -66,7 +67,7 @@ public final class ChangelogPlanner {
     }
   }
 
-  private static final String KIND = ChangelogEntries.KIND;
+  private static final ErrorKind KIND = ChangelogEntries.KIND;
   private final MatrixBackend backend;
 
   private ChangelogPlanner(MatrixBackend backend) {

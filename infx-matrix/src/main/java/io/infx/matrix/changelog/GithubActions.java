@@ -1,5 +1,6 @@
 package io.infx.matrix.changelog;
 
+import io.infx.core.ErrorKind;
 import io.infx.core.InfxException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -102,7 +103,7 @@ public final class GithubActions {
       Files.writeString(file, block, StandardCharsets.UTF_8, StandardOpenOption.CREATE,
           StandardOpenOption.APPEND, StandardOpenOption.WRITE);
     } catch (IOException e) {
-      throw new InfxException("file", "cannot append to " + file + ": " + e.getMessage(), e);
+      throw new InfxException(ErrorKind.FILE, "cannot append to " + file + ": " + e.getMessage(), e);
     }
   }
 }

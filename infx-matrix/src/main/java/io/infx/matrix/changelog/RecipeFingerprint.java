@@ -3,6 +3,7 @@ package io.infx.matrix.changelog;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.infx.core.ErrorKind;
 import io.infx.core.InfxException;
 import io.infx.core.python.PythonJson;
 import java.nio.charset.StandardCharsets;
@@ -76,7 +77,7 @@ public final class RecipeFingerprint {
           continue;
         }
         if (recipe.has(field) && !recipe.get(field).asText().equals(value)) {
-          throw new InfxException("changelog", "Conflicting historical " + field + " selectors");
+          throw new InfxException(ErrorKind.CHANGELOG, "Conflicting historical " + field + " selectors");
         }
         recipe.put(field, value);
       }

@@ -1,5 +1,6 @@
 package io.infx.matrix.changelog;
 
+import io.infx.core.ErrorKind;
 import io.infx.core.InfxException;
 import io.infx.matrix.changelog.internal.Git;
 import java.io.IOException;
@@ -104,7 +105,7 @@ public final class RepositoryPlanner {
         Path real = p.getParent().toRealPath().resolve(p.getFileName());
         return top.toRealPath().relativize(real).toString().replace('\\', '/');
       } catch (IOException e) {
-        throw new InfxException("file", "cannot resolve " + file + ": " + e.getMessage(), e);
+        throw new InfxException(ErrorKind.FILE, "cannot resolve " + file + ": " + e.getMessage(), e);
       }
     }
     return Path.of(prefix).resolve(p).normalize().toString().replace('\\', '/');
@@ -112,14 +113,14 @@ public final class RepositoryPlanner {
 
   private static void verifyRef(Git git, String ref) {
     if (git.call("rev-parse", "--verify", "--quiet", ref + "^{commit}").exitCode() != 0) {
-      throw new InfxException("git", "unknown revision '" + ref + "' in " + git.dir()
+      throw new InfxException(ErrorKind.GIT, "unknown revision '" + ref + "' in " + git.dir()
           + " (not a commit, branch or tag of this repository)");
     }
   }
 
   private static void requireAt(Git git, String ref, String path) {
     if (git.call("cat-file", "-e", ref + ":" + path).exitCode() != 0) {
-      throw new InfxException("git", "Could not find '" + path + "' at '" + ref + "'");
+      throw new InfxException(ErrorKind.GIT, "Could not find '" + path + "' at '" + ref + "'");
     }
   }
 
@@ -149,9 +150,9 @@ public final class RepositoryPlanner {
     try {
       return new ConfigText(file, Files.readString(p, StandardCharsets.UTF_8));
     } catch (NoSuchFileException e) {
-      throw new InfxException("file", "Input file '" + file + "' does not exist.");
+      throw new InfxException(ErrorKind.FILE, "Input file '" + file + "' does not exist.");
     } catch (IOException e) {
-      throw new InfxException("file", "cannot read " + file + ": " + e.getMessage(), e);
+      throw new InfxException(ErrorKind.FILE, "cannot read " + file + ": " + e.getMessage(), e);
     }
   }
 }

@@ -1,5 +1,6 @@
 package io.infx.matrix.internal;
 
+import io.infx.core.ErrorKind;
 import io.infx.core.ValidationException;
 import io.infx.core.Violation;
 import io.infx.core.python.PythonJson;
@@ -72,7 +73,7 @@ public final class RowRules {
       for (Problem p : problems) {
         vs.add(Violation.builder().ruleId(p.ruleId()).message(p.render()).actual(actual).build());
       }
-      throw new ValidationException("generation", vs);
+      throw new ValidationException(ErrorKind.GENERATION, vs);
     }
   }
 

@@ -1,5 +1,6 @@
 package io.infx.matrix.runners;
 
+import io.infx.core.ErrorKind;
 import io.infx.core.InfxException;
 import io.infx.core.InfxStyle;
 import io.infx.core.ValidationException;
@@ -64,18 +65,18 @@ public abstract class RunnerInventory implements SelfChecking {
    */
   public static RunnerInventory load(Source source) {
     if (!source.exists()) {
-      throw new InfxException("file", "Runner config file '" + source.label() + "' " + source.whyMissing() + ".");
+      throw new InfxException(ErrorKind.FILE, "Runner config file '" + source.label() + "' " + source.whyMissing() + ".");
     }
     Node root;
     try {
       root = Trees.readYaml(source);
     } catch (ValidationException e) {
-      throw new ValidationException("runner-validation", e.violations());
+      throw new ValidationException(ErrorKind.RUNNER_VALIDATION, e.violations());
     }
     List<Violation> pre = new ArrayList<>();
     Optional<Node> labels = root instanceof MapNode m ? m.get("labels") : Optional.empty();
     if (labels.isEmpty() || !(labels.get() instanceof MapNode labelMap)) {
-      throw new ValidationException("runner-validation", List.of(Violation.builder()
+      throw new ValidationException(ErrorKind.RUNNER_VALIDATION, List.of(Violation.builder()
           .ruleId("V43.labels")
           .location(labels.map(Node::location).orElse(root.location()))
           .pointer("/labels")
@@ -97,9 +98,9 @@ public abstract class RunnerInventory implements SelfChecking {
       }
     }
     if (!pre.isEmpty()) {
-      throw new ValidationException("runner-validation", pre);
+      throw new ValidationException(ErrorKind.RUNNER_VALIDATION, pre);
     }
-    return Schema.BINDER.bind(root, RunnerInventory.class).orThrow("runner-validation");
+    return Schema.BINDER.bind(root, RunnerInventory.class).orThrow(ErrorKind.RUNNER_VALIDATION);
   }
 
   private static String pythonType(Node n) {

@@ -3,6 +3,7 @@ package io.infx.matrix.changelog;
 import io.infx.matrix.EvalMode;
 import io.infx.matrix.ScenarioType;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.infx.core.ErrorKind;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.infx.matrix.changelog.internal.RawMasters;
@@ -37,7 +38,7 @@ class FakeBackend implements MatrixBackend {
   @Override
   public Catalogue loadCatalogue(List<ConfigText> masters) {
     return new Cat(masters.isEmpty() ? "?" : masters.get(0).name(),
-        RawMasters.load(masters, "config-load"));
+        RawMasters.load(masters, ErrorKind.CONFIG_LOAD));
   }
 
   @Override

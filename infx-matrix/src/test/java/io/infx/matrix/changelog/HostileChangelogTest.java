@@ -3,6 +3,7 @@ package io.infx.matrix.changelog;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.infx.core.ErrorKind;
 import io.infx.core.InfxException;
 import io.infx.core.ValidationException;
 import io.infx.core.Violation;
@@ -43,7 +44,7 @@ class HostileChangelogTest {
     }
     y.append("]\n");
     assertThatThrownBy(() -> YamlTree.parse(y.toString(), "perf-changelog.yaml", l -> l,
-        YamlTree.Duplicates.REJECT, "changelog"))
+        YamlTree.Duplicates.REJECT, ErrorKind.CHANGELOG))
         .isInstanceOf(ValidationException.class)
         .hasMessageContaining("perf-changelog.yaml:2:");
   }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.infx.core.ErrorKind;
 import io.infx.core.InfxException;
 import io.infx.results.agentx.internal.FloatRounding;
 import io.infx.results.agentx.internal.KvCapacityLogs;
@@ -54,7 +55,7 @@ import java.util.Objects;
  */
 public final class AgenticAggregator {
 
-  private static final String KIND = "agentic-aggregate";
+  private static final ErrorKind KIND = ErrorKind.AGENTIC_AGGREGATE;
 
   /** Lenient like Python's json: NaN/Infinity accepted, duplicate keys resolved to the last. */
   private static final ObjectMapper READER = JsonMapper.builder()
@@ -206,7 +207,7 @@ public final class AgenticAggregator {
       String where = loc == null ? "" : ":" + loc.getLineNr() + ":" + loc.getColumnNr();
       throw new InfxException(KIND, file + where + ": invalid JSON: " + e.getOriginalMessage());
     } catch (IOException e) {
-      throw new InfxException("file", "cannot read " + file + ": " + e.getMessage(), e);
+      throw new InfxException(ErrorKind.FILE, "cannot read " + file + ": " + e.getMessage(), e);
     }
   }
 }

@@ -1,5 +1,6 @@
 package io.infx.results.evals;
 
+import io.infx.core.ErrorKind;
 import io.infx.core.InfxException;
 
 /**
@@ -21,7 +22,7 @@ public final class EvalInputException extends InfxException {
    * @param explanation what is wrong, for a user
    */
   public EvalInputException(String pythonType, String pythonMessage, String explanation) {
-    super("eval-input", explanation);
+    super(ErrorKind.EVAL_INPUT, explanation);
     this.pythonError = pythonType + ": " + pythonMessage;
   }
 

@@ -3,6 +3,7 @@ package io.infx.results.evals;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.infx.core.ErrorKind;
 import io.infx.core.InfxException;
 import io.infx.core.ValidationException;
 import io.infx.core.Violation;
@@ -87,7 +88,7 @@ public final class EvalThresholds {
     private static final long serialVersionUID = 1L;
 
     LoadException(String message) {
-      super("thresholds", message);
+      super(ErrorKind.THRESHOLDS, message);
     }
   }
 

@@ -1,5 +1,6 @@
 package io.infx.run.internal;
 
+import io.infx.core.ErrorKind;
 import io.infx.core.InfxException;
 import io.infx.core.io.AtomicFiles;
 import io.infx.results.evals.EvalInputException;
@@ -44,7 +45,7 @@ final class EvalGate {
       return new PointResult.Eval(workDir, report);
     } catch (EvalInputException e) {
       lines.add("error: " + e.getMessage() + " (" + e.pythonError() + ")");
-      throw new InfxException("eval", e.getMessage());
+      throw new InfxException(ErrorKind.EVAL, e.getMessage());
     } finally {
       AtomicFiles.writeString(workDir.resolve("eval_validation.log"), String.join("\n", lines) + "\n");
     }

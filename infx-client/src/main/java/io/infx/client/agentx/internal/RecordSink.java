@@ -2,6 +2,7 @@ package io.infx.client.agentx.internal;
 
 import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonGenerator;
+import io.infx.core.ErrorKind;
 import io.infx.core.InfxException;
 import io.infx.core.json.Json;
 import java.io.BufferedOutputStream;
@@ -36,7 +37,7 @@ final class RecordSink implements AutoCloseable {
       Files.createDirectories(target.toAbsolutePath().getParent());
       this.tmp = Files.createTempFile(target.toAbsolutePath().getParent(), "." + target.getFileName() + ".", ".tmp");
     } catch (IOException e) {
-      throw new InfxException("file", "cannot create " + target + ": " + e.getMessage(), e);
+      throw new InfxException(ErrorKind.FILE, "cannot create " + target + ": " + e.getMessage(), e);
     }
     this.writer = new Thread(this::drain, "infx-agentx-records");
     writer.setDaemon(true);
@@ -83,7 +84,7 @@ final class RecordSink implements AutoCloseable {
       }
       Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     } catch (IOException e) {
-      throw new InfxException("file", "cannot write " + target + ": " + e.getMessage(), e);
+      throw new InfxException(ErrorKind.FILE, "cannot write " + target + ": " + e.getMessage(), e);
     }
   }
 

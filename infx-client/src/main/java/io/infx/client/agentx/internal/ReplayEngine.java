@@ -6,6 +6,7 @@ import io.infx.client.agentx.AgenticProgress;
 import io.infx.client.agentx.TraceRequest;
 import io.infx.client.agentx.WekaTrace;
 import io.infx.client.load.Ticker;
+import io.infx.core.ErrorKind;
 import io.infx.core.InfxException;
 import java.time.Duration;
 import java.time.Instant;
@@ -747,7 +748,7 @@ public final class ReplayEngine {
         body = b.bytes();
         tokens = b.contentTokens();
       } catch (RuntimeException e) {
-        events.add(() -> abort = new InfxException("agentx", "cannot synthesize the prompt of "
+        events.add(() -> abort = new InfxException(ErrorKind.AGENTX, "cannot synthesize the prompt of "
             + s.conv.id() + " turn " + p.turn + ": " + e));
         wake();
         return;
@@ -892,7 +893,7 @@ public final class ReplayEngine {
     }
     if (warmup && r.error() && !r.cancelled() && s.parent == null) {
       ReplayRecord.Failure f = r.failure().orElseThrow();
-      abort = new InfxException("agentx", "warmup request of root session " + s.conv.id() + " turn "
+      abort = new InfxException(ErrorKind.AGENTX, "warmup request of root session " + s.conv.id() + " turn "
           + p.turn + " failed (" + f.type() + " " + f.code() + ": " + f.message()
           + "); the run is aborted before profiling");
       return;

@@ -2,6 +2,7 @@ package io.infx.client.agentx.internal;
 
 import io.infx.client.agentx.AgenticOptions;
 import io.infx.client.agentx.WekaTrace;
+import io.infx.core.ErrorKind;
 import io.infx.core.InfxException;
 import io.infx.core.InfxStyle;
 import java.time.Duration;
@@ -41,7 +42,7 @@ public abstract class ReplaySpec {
   @Value.Check
   protected void check() {
     if (initialPool().isEmpty()) {
-      throw new InfxException("agentx", "no usable trace: every trace needs at least two top-level "
+      throw new InfxException(ErrorKind.AGENTX, "no usable trace: every trace needs at least two top-level "
           + "requests (a warmup primer and one profiled turn)");
     }
   }

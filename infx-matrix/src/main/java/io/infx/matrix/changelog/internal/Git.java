@@ -1,5 +1,6 @@
 package io.infx.matrix.changelog.internal;
 
+import io.infx.core.ErrorKind;
 import io.infx.core.InfxException;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -54,7 +55,7 @@ public final class Git {
     try {
       p = pb.start();
     } catch (IOException e) {
-      throw new InfxException("git", "cannot run git in " + dir + ": " + e.getMessage()
+      throw new InfxException(ErrorKind.GIT, "cannot run git in " + dir + ": " + e.getMessage()
           + " (is git installed and on PATH?)", e);
     }
     CompletableFuture<byte[]> out = CompletableFuture.supplyAsync(() -> drain(p.getInputStream()));
@@ -64,7 +65,7 @@ public final class Git {
       if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
         p.descendants().forEach(ProcessHandle::destroyForcibly);
         p.destroyForcibly();
-        throw new InfxException("git", "git " + String.join(" ", args) + " did not finish within "
+        throw new InfxException(ErrorKind.GIT, "git " + String.join(" ", args) + " did not finish within "
             + timeout.toSeconds() + " s in " + dir);
       }
       return new Result(p.exitValue(), out.get(),
@@ -72,9 +73,9 @@ public final class Git {
     } catch (InterruptedException e) {
       p.destroyForcibly();
       Thread.currentThread().interrupt();
-      throw new InfxException("git", "interrupted while running git " + String.join(" ", args));
+      throw new InfxException(ErrorKind.GIT, "interrupted while running git " + String.join(" ", args));
     } catch (IOException | ExecutionException e) {
-      throw new InfxException("git", "git " + String.join(" ", args) + " failed: " + e, e);
+      throw new InfxException(ErrorKind.GIT, "git " + String.join(" ", args) + " failed: " + e, e);
     }
   }
 
@@ -82,7 +83,7 @@ public final class Git {
   public Result run(String... args) {
     Result r = call(args);
     if (r.exitCode() != 0) {
-      throw new InfxException("git", "git " + String.join(" ", args) + " failed (exit "
+      throw new InfxException(ErrorKind.GIT, "git " + String.join(" ", args) + " failed (exit "
           + r.exitCode() + ")" + (r.stderr().isEmpty() ? "" : ": " + r.stderr()));
     }
     return r;

@@ -2,6 +2,7 @@ package io.infx.matrix.changelog.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.infx.core.ErrorKind;
 import io.infx.core.InfxException;
 import io.infx.core.python.PythonJson;
 import io.infx.matrix.changelog.ConfigText;
@@ -20,7 +21,7 @@ public final class RawMasters {
   private RawMasters() {}
 
   /** Config key → parsed entry, in catalogue order. */
-  public static Map<String, JsonNode> load(List<ConfigText> files, String kind) {
+  public static Map<String, JsonNode> load(List<ConfigText> files, ErrorKind kind) {
     Map<String, JsonNode> all = new LinkedHashMap<>();
     for (ConfigText file : files) {
       JsonNode root = YamlTree.parse(file.text(), file.name(), l -> l,

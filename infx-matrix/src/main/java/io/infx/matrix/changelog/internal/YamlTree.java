@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.infx.core.ErrorKind;
 import io.infx.core.InfxException;
 import io.infx.core.Location;
 import io.infx.core.ValidationException;
@@ -85,7 +86,7 @@ public final class YamlTree {
    *     keys under {@link Duplicates#REJECT}
    */
   public static YamlTree parse(String text, String source, java.util.function.IntUnaryOperator lineOf,
-      Duplicates duplicates, String kind) {
+      Duplicates duplicates, ErrorKind kind) {
     LoaderOptions options = new LoaderOptions();
     options.setAllowDuplicateKeys(true);
     options.setMaxAliasesForCollections(50);
@@ -137,10 +138,10 @@ public final class YamlTree {
     private final String source;
     private final java.util.function.IntUnaryOperator lineOf;
     private final Duplicates duplicates;
-    private final String kind;
+    private final ErrorKind kind;
     private final Map<String, Location> locs;
 
-    Builder(String source, java.util.function.IntUnaryOperator lineOf, Duplicates duplicates, String kind,
+    Builder(String source, java.util.function.IntUnaryOperator lineOf, Duplicates duplicates, ErrorKind kind,
         Map<String, Location> locs, LoaderOptions options) {
       super(options);
       this.source = source;

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import static io.infx.core.launch.LaunchVariable.*;
 
+import io.infx.core.ErrorKind;
 import io.infx.core.InfxException;
 import io.infx.core.launch.LaunchVariable;
 import java.util.ArrayList;
@@ -22,7 +23,7 @@ import java.util.Set;
 public final class AgenticIdentity {
 
   private static final JsonNodeFactory F = JsonNodeFactory.instance;
-  private static final String KIND = "agentic-aggregate";
+  private static final ErrorKind KIND = ErrorKind.AGENTIC_AGGREGATE;
 
   private final Map<String, String> env;
 

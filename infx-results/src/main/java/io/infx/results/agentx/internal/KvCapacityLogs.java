@@ -1,5 +1,6 @@
 package io.infx.results.agentx.internal;
 
+import io.infx.core.ErrorKind;
 import io.infx.core.InfxException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -227,7 +228,7 @@ public final class KvCapacityLogs {
           .onUnmappableCharacter(CodingErrorAction.REPLACE);
       return dec.decode(ByteBuffer.wrap(bytes)).toString().replace("\u0000", "");
     } catch (IOException e) {
-      throw new InfxException("file", "cannot read server log " + log + ": " + e.getMessage(), e);
+      throw new InfxException(ErrorKind.FILE, "cannot read server log " + log + ": " + e.getMessage(), e);
     }
   }
 }

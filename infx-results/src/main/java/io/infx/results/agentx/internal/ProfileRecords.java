@@ -3,6 +3,7 @@ package io.infx.results.agentx.internal;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.infx.core.ErrorKind;
 import io.infx.core.InfxException;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -82,11 +83,11 @@ public final class ProfileRecords {
           obj = mapper.readTree(line);
         } catch (JsonProcessingException e) {
           int col = e.getLocation() == null ? 1 : Math.max(1, e.getLocation().getColumnNr());
-          throw new InfxException("agentic-aggregate",
+          throw new InfxException(ErrorKind.AGENTIC_AGGREGATE,
               jsonl + ":" + lineNo + ":" + col + ": invalid JSON record: " + e.getOriginalMessage());
         }
         if (obj == null || !obj.isObject()) {
-          throw new InfxException("agentic-aggregate",
+          throw new InfxException(ErrorKind.AGENTIC_AGGREGATE,
               jsonl + ":" + lineNo + ":1: a record must be a JSON object");
         }
         total++;
@@ -108,7 +109,7 @@ public final class ProfileRecords {
         }
       }
     } catch (IOException e) {
-      throw new InfxException("file", "cannot read " + jsonl + ": " + e.getMessage(), e);
+      throw new InfxException(ErrorKind.FILE, "cannot read " + jsonl + ": " + e.getMessage(), e);
     }
     return new ProfileRecords(kept, total, warmup, errors, categories);
   }

@@ -3,6 +3,7 @@ package io.infx.results.agentx.internal;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.infx.core.ErrorKind;
 import io.infx.core.InfxException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -43,7 +44,7 @@ public final class ServerMetricsSection {
     } else {
       if (adapter == null) {
         List<String> names = metrics.sortedNames();
-        throw new InfxException("agentic-aggregate",
+        throw new InfxException(ErrorKind.AGENTIC_AGGREGATE,
             "Unsupported agentic server metrics backend; framework='"
                 + framework.toLowerCase(java.util.Locale.ROOT) + "', metric_names=["
                 + String.join(", ", names.subList(0, Math.min(10, names.size()))) + "]");
