@@ -80,4 +80,22 @@ class FleetLaunchCommandTest {
     assertThat(run("fleet", "check", "--runner-config", f.toString())).isZero();
     assertThat(out.toString()).contains("2 runners, 0 without adapter");
   }
+
+  @Test
+  void checkLocatesAClusterRecordNamingAnUnregisteredAdapter() throws Exception {
+    Path f = dir.resolve("runners.yaml");
+    Files.writeString(f, """
+        labels:
+          cluster:x: [x_0]
+          cluster:y: [y_0]
+        clusters:
+          x: {gpus-per-node: 8, arch: x86_64, adapter: local}
+          y: {gpus-per-node: 8, arch: x86_64, adapter: k8s}
+        """);
+    assertThat(run("fleet", "check", "--runner-config", f.toString())).isEqualTo(1);
+    assertThat(out.toString()).contains(f + ":6:48: [V46.adapter-registered] /clusters/y/adapter: cluster 'y' "
+            + "names adapter 'k8s', which is not registered")
+        .contains("runner without adapter: y_0 (adapter 'k8s' is not registered)")
+        .contains("2 runners, 1 without adapter");
+  }
 }

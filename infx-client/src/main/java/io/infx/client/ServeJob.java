@@ -162,6 +162,12 @@ public abstract class ServeJob {
     return 2000;
   }
 
+  /**
+   * {@code --client-jit}: the JIT compilers for the client's code; empty = {@link ClientJit#choose}'s
+   * default (C1 only when the server is on loopback, else the JVM's tiered compilation).
+   */
+  public abstract Optional<ClientJit.Mode> clientJit();
+
   @Value.Default
   public BodyOptions body() {
     return BodyOptions.defaults();
@@ -189,6 +195,14 @@ public abstract class ServeJob {
   /** Where to write the run's HdrHistogram log ({@code .hlog}), if anywhere. */
   public abstract Optional<Path> histogramLog();
 
+  /**
+   * {@code --hlog-interval}: with {@link #histogramLog()}, TTFT/TPOT/ITL/E2EL go into the log as
+   * one histogram per interval of this length (each stamped with its start and end; their merge
+   * is the whole run) instead of one per run. At least 1 ms; equal to
+   * {@link #intervals()}'s when both are set. Default: one whole-run histogram per metric.
+   */
+  public abstract Optional<Duration> histogramLogInterval();
+
   /** {@code --metadata KEY=VALUE} pairs, in order. */
   public abstract Map<String, String> metadata();
 
@@ -210,6 +224,7 @@ public abstract class ServeJob {
     return Deadlines.defaults();
   }
 
+  /** {@code --io-threads}: client I/O threads; empty = {@link IoThreads#choose}'s default. */
   public abstract OptionalInt ioThreads();
 
   /** {@code --max-sse-event-bytes}: see {@link ClientOptions#maxSseEventBytes()}. */
@@ -316,6 +331,15 @@ public abstract class ServeJob {
     if (numPrompts() < 1) {
       throw new UsageException(Wording.of(setting("numPrompts"), " must be ≥ 1, got " + numPrompts()));
     }
+    histogramLogInterval().ifPresent(d -> {
+      if (d.compareTo(io.infx.client.metrics.IntervalReporting.MIN_INTERVAL) < 0) {
+        throw new UsageException("--hlog-interval must be at least 1 ms, got " + d);
+      }
+      intervals().filter(i -> !i.every().equals(d)).ifPresent(i -> {
+        throw new UsageException("--hlog-interval " + d + " differs from the interval listener's "
+            + i.every() + ": one run has one interval length");
+      });
+    });
     LoadModel load = loadModel();
     if (dsv4() && !useChatTemplate()) {
       throw new UsageException(Wording.of(setting("dsv4"), " requires ", setting("useChatTemplate"), " to be set."));

@@ -170,4 +170,26 @@ class BinderTest {
       }
     }
   }
+
+  /** A record whose {@code host} is required unless {@code socket} is given; keeps where {@code socket} was read. */
+  public record Endpoint(@RequiredUnless("socket") Optional<String> host, Optional<String> socket,
+      @KeepOrigin("socket") Optional<Origin> socketOrigin, @KeepOrigin Optional<Origin> origin) {}
+
+  @Test
+  void requiredUnlessASiblingIsPresentAndTheOriginOfOneKeysValue() {
+    Bound<Endpoint> hostOnly = bind("{host: a}\n", Endpoint.class);
+    assertThat(hostOnly.value().orElseThrow().socketOrigin()).isEmpty();
+    Endpoint viaSocket = bind("socket:   /run/s\n", Endpoint.class).value().orElseThrow();
+    assertThat(viaSocket.host()).isEmpty();
+    assertThat(viaSocket.socketOrigin()).contains(new Origin("/socket", new Location("b.yaml", 1, 11)));
+    assertThat(viaSocket.origin()).contains(new Origin("", new Location("b.yaml", 1, 1)));
+
+    // neither: the ordinary "Field required", in the same pass as other field errors
+    assertThat(messages(bind("{socket_: 1}\n", Endpoint.class))).containsExactly(
+        "b.yaml:1:1: [schema.required] /host: Field required: 'host' is missing",
+        "b.yaml:1:2: [schema.unknown-key] /socket_: Extra inputs are not permitted: unknown key 'socket_'; did you mean 'socket'?");
+    // an explicit null is not "absent" for a conditionally required attribute
+    assertThat(messages(bind("{host: null}\n", Endpoint.class))).containsExactly(
+        "b.yaml:1:8: [schema.type] /host: Input should be a valid string (actual null)");
+  }
 }
