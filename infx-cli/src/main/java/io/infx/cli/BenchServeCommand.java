@@ -131,6 +131,11 @@ public final class BenchServeCommand implements Callable<Integer> {
           + " compiler to finish; once per JVM; 0 = off (default: 2000).")
   int clientWarmup;
 
+  @Option(names = "--client-jit", paramLabel = "MODE", description = "infx extension: JIT"
+      + " compilers for the client's code, tiered or c1 (default: c1 when the server is on"
+      + " loopback — the optimizing compiler's CPU would be the server's — else tiered).")
+  String clientJit;
+
   @Option(names = "--ignore-eos") boolean ignoreEos;
 
   @Option(names = "--best-of", defaultValue = "1") int bestOf;
@@ -182,7 +187,8 @@ public final class BenchServeCommand implements Callable<Integer> {
   @Option(names = "--connection-reuse", defaultValue = "auto", description = "HTTP/1.1 keep-alive: auto (keep connections until the server is seen closing them, e.g. llama.cpp; then one per request), always, or never (one connection per request, as the Python client).")
   String connectionReuse;
 
-  @Option(names = "--io-threads", description = "Client I/O threads (default: CPU count).") Integer ioThreads;
+  @Option(names = "--io-threads", description = "Client I/O threads (default: 1 when the server"
+      + " is on loopback — it shares this machine's cores — else the CPU count).") Integer ioThreads;
 
   @Option(names = "--max-sse-event-bytes", defaultValue = "8388608", description = "Longest SSE line/event a server may send; a longer one fails that request as 'oversize' (default: ${DEFAULT-VALUE} = 8 MiB).")
   int maxSseEventBytes;
@@ -221,6 +227,7 @@ public final class BenchServeCommand implements Callable<Integer> {
         .randomInputLenCountsServerTokens(parseInputLenBasis(randomInputLenBasis)).seed(seed).useChatTemplate(useChatTemplate).dsv4(dsv4).requestRate(parseRate(requestRate))
         .burstiness(burstiness).constantArrivals(parseArrivals(arrivals)).numWarmups(numWarmups)
         .clientWarmup(clientWarmup)
+        .clientJit(java.util.Optional.ofNullable(clientJit).map(BenchServeCommand::jitMode))
         .body(body.build()).metrics(metricOptions()).saveResult(saveResult)
         .saveDetailed(saveDetailed).metadata(parseMetadata(metadata)).http2(http2)
         .connectionReuse(parseConnectionReuse(connectionReuse))
@@ -450,6 +457,14 @@ public final class BenchServeCommand implements Callable<Integer> {
       throw new UsageException(flag + ": expected a duration like 250ms, 30s, 10m or 6h, got '"
           + s + "'");
     }
+  }
+
+  static io.infx.client.ClientJit.Mode jitMode(String v) {
+    return switch (v.toLowerCase(java.util.Locale.ROOT)) {
+      case "tiered" -> io.infx.client.ClientJit.Mode.TIERED;
+      case "c1" -> io.infx.client.ClientJit.Mode.C1;
+      default -> throw new UsageException("--client-jit must be tiered or c1, got '" + v + "'");
+    };
   }
 
   private static io.infx.client.ConnectionReuse parseConnectionReuse(String v) {

@@ -56,6 +56,13 @@ class BenchServeCommandTest {
       assertThat(raw.get("a").asText()).isEqualTo("b");
       assertThat(raw.get("tokenizer_id").asText()).isEqualTo("tiny");
       assertThat(raw.get("infx").get("workload").get("tokenizer").asText()).isEqualTo("builtin");
+      // the simulator is on loopback: one I/O thread and C1 only, said in the result and on stderr
+      JsonNode client = raw.get("infx").get("client");
+      assertThat(client.get("io_threads").asInt()).isEqualTo(1);
+      assertThat(client.get("io_threads_reason").asText()).isEqualTo("loopback_server");
+      assertThat(client.get("jit").asText()).isEqualTo("c1");
+      assertThat(err.toString()).contains("infx: I/O threads: 1 (server on loopback")
+          .contains("infx: client JIT: C1 only");
       assertThat(raw.get("output_lens").size()).isEqualTo(24);
       for (JsonNode len : raw.get("output_lens")) {
         assertThat(len.asInt()).isBetween(12, 16);
@@ -189,6 +196,15 @@ class BenchServeCommandTest {
     assertThat(run("sim", "--port", "0", "--for", "300ms")).isZero();
     assertThat(out.toString()).startsWith("http://127.0.0.1:");
     assertThat(System.nanoTime() - t0).isLessThan(Duration.ofSeconds(20).toNanos());
+  }
+
+  @Test
+  void clientJitIsTieredOrC1() {
+    assertThat(BenchServeCommand.jitMode("tiered")).isEqualTo(io.infx.client.ClientJit.Mode.TIERED);
+    assertThat(BenchServeCommand.jitMode("C1")).isEqualTo(io.infx.client.ClientJit.Mode.C1);
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> BenchServeCommand.jitMode("c2"))
+        .isInstanceOf(io.infx.core.UsageException.class)
+        .hasMessageContaining("--client-jit must be tiered or c1, got 'c2'");
   }
 
   @Test

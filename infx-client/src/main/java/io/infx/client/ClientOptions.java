@@ -4,6 +4,7 @@ import io.infx.client.tokenizer.Tokenizer;
 import io.infx.core.InfxStyle;
 import java.net.URI;
 import java.util.Optional;
+import java.util.OptionalInt;
 import org.immutables.value.Value;
 
 /**
@@ -23,10 +24,15 @@ public abstract class ClientOptions {
     return 256;
   }
 
-  /** I/O reactor threads. Default: available processors. */
-  @Value.Default
-  public int ioThreads() {
-    return Runtime.getRuntime().availableProcessors();
+  /**
+   * I/O reactor threads when given; empty (the default) lets {@link #ioThreadChoice()} pick by
+   * where the server runs: one for a server on loopback, else one per available processor.
+   */
+  public abstract OptionalInt ioThreads();
+
+  /** The reactor thread count this client runs and why (see {@link IoThreads#choose}). */
+  public IoThreads ioThreadChoice() {
+    return IoThreads.choose(ioThreads(), baseUri(), Runtime.getRuntime().availableProcessors());
   }
 
   /** Use HTTP/2 (cleartext prior knowledge) instead of HTTP/1.1 keep-alive. */
@@ -76,7 +82,7 @@ public abstract class ClientOptions {
 
   @Value.Check
   protected void check() {
-    if (maxConnections() < 1 || ioThreads() < 1 || bufferSize() < 512) {
+    if (maxConnections() < 1 || ioThreads().orElse(1) < 1 || bufferSize() < 512) {
       throw new IllegalArgumentException("maxConnections and ioThreads must be ≥ 1, bufferSize ≥ 512");
     }
     if (maxSseEventBytes() < 64) {
@@ -92,7 +98,7 @@ public abstract class ClientOptions {
   public String toString() {
     // never print the API key
     return "ClientOptions{baseUri=" + baseUri() + ", maxConnections=" + maxConnections()
-        + ", ioThreads=" + ioThreads() + ", http2=" + http2() + ", connectionReuse=" + connectionReuse() + ", deadlines=" + deadlines()
+        + ", ioThreads=" + ioThreadChoice().count() + ", http2=" + http2() + ", connectionReuse=" + connectionReuse() + ", deadlines=" + deadlines()
         + ", apiKey=" + (apiKey().isPresent() ? "***" : "none") + "}";
   }
 }

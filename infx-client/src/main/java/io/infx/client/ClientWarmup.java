@@ -28,45 +28,54 @@ import java.util.concurrent.atomic.AtomicInteger;
  * byte by 1.4 ms — about the whole excess of infx's TTFT over the Python client's at c=1. The
  * Python client has no JIT to warm; a JVM client has, and must not charge it to the server.
  *
- * <p>The stub answers every request with a short stream (a role-only chat chunk, content chunks,
- * a usage chunk, {@code [DONE]}, chat and completions shapes alternating) and closes the
- * connection, so the connect path is exercised on every request.
+ * <p>The stub answers every request with a short stream framed like llama.cpp's (a role-only chat
+ * chunk with the first content, content chunks, the finish and usage chunks together, {@code
+ * [DONE]}; chat and completions shapes alternating), mostly one chunk per write as a decoding
+ * server flushes them (see {@link Delivery}), and closes the connection, so the connect path is
+ * exercised on every request.
  */
 final class ClientWarmup {
 
-  private static final byte[] CHAT;
-  private static final byte[] COMPLETIONS;
+  /** The chat and the completions stream, each as the HTTP chunks a server writes one by one. */
+  private static final byte[][] CHAT;
+  private static final byte[][] COMPLETIONS;
 
   static {
-    // shaped like real servers' chunks (llama.cpp / vLLM fields, escapes, multi-byte UTF-8), so
-    // the parser's compiled code is not thrown away at the first real chunk
+    // shaped like real servers' chunks (llama.cpp / vLLM fields, escapes, multi-byte UTF-8, the
+    // final chunk's floating-point timings), so the parser's compiled code is not thrown away at
+    // the first real chunk
     String meta = "\"created\":1796146269,\"id\":\"chatcmpl-0zsPJXW0XUqHmAznpHm8t8p0xho5m0kA\","
         + "\"model\":\"warmup\",\"system_fingerprint\":\"b1-de3ff81\",";
     String[] words = {" the", " caf\\u00e9", " \u0441\u043b\u043e\u0432\u0430", "\\n", " \\\"quoted\\\"",
         " \u65e5\u672c", " ok", " \\ud83d\\ude00"};
-    StringBuilder chat = new StringBuilder("data: {\"choices\":[{\"finish_reason\":null,\"index\":0,"
+    java.util.List<String> chat = new java.util.ArrayList<>();
+    java.util.List<String> text = new java.util.ArrayList<>();
+    String role = "data: {\"choices\":[{\"finish_reason\":null,\"index\":0,"
         + "\"delta\":{\"role\":\"assistant\",\"content\":null}}]," + meta
-        + "\"object\":\"chat.completion.chunk\"}\n\n");
-    StringBuilder text = new StringBuilder();
+        + "\"object\":\"chat.completion.chunk\"}\n\n";
     for (int k = 0; k < 24; k++) {
       String w = words[k % words.length];
-      chat.append("data: {\"choices\":[{\"finish_reason\":null,\"index\":0,\"delta\":{\"content\":\"")
-          .append(w).append("\"}}],").append(meta).append("\"object\":\"chat.completion.chunk\"}\n\n");
-      text.append("data: {\"choices\":[{\"text\":\"").append(w).append("\",\"index\":0,\"logprobs\""
-          + ":null,\"finish_reason\":null}],").append(meta).append("\"object\":\"text_completion\"}\n\n");
+      chat.add((k == 0 ? role : "") + "data: {\"choices\":[{\"finish_reason\":null,\"index\":0,"
+          + "\"delta\":{\"content\":\"" + w + "\"}}]," + meta + "\"object\":\"chat.completion.chunk\"}\n\n");
+      text.add("data: {\"choices\":[{\"text\":\"" + w + "\",\"index\":0,\"logprobs\":null,"
+          + "\"finish_reason\":null}]," + meta + "\"object\":\"text_completion\"}\n\n");
     }
     String usage = "\"usage\":{\"completion_tokens\":24,\"prompt_tokens\":30,\"total_tokens\":54,"
         + "\"prompt_tokens_details\":{\"cached_tokens\":10}},\"timings\":{\"cache_n\":10,"
-        + "\"prompt_n\":20,\"prompt_ms\":9.651,\"predicted_n\":24,\"predicted_ms\":17.666}}\n\n"
-        + "data: [DONE]\n\n";
-    chat.append("data: {\"choices\":[{\"finish_reason\":\"length\",\"index\":0,\"delta\":{}}],")
-        .append(meta).append("\"object\":\"chat.completion.chunk\"}\n\n")
-        .append("data: {\"choices\":[],").append(meta).append("\"object\":\"chat.completion.chunk\",")
-        .append(usage);
-    text.append("data: {\"choices\":[{\"text\":\"\",\"index\":0,\"logprobs\":null,\"finish_reason\""
-        + ":\"length\"}],").append(meta).append("\"object\":\"text_completion\",").append(usage);
-    CHAT = response(chat.toString());
-    COMPLETIONS = response(text.toString());
+        + "\"prompt_n\":20,\"prompt_ms\":9.651,\"prompt_per_token_ms\":0.22519999999999998,"
+        + "\"prompt_per_second\":4440.497335701599,\"predicted_n\":24,\"predicted_ms\":17.666,"
+        + "\"predicted_per_token_ms\":0.7360833333333333,\"predicted_per_second\":1358.5418318804483}}"
+        + "\n\n";
+    // llama.cpp writes the finish chunk and the usage chunk together, [DONE] on its own
+    chat.add("data: {\"choices\":[{\"finish_reason\":\"length\",\"index\":0,\"delta\":{}}],"
+        + meta + "\"object\":\"chat.completion.chunk\"}\n\n" + "data: {\"choices\":[]," + meta
+        + "\"object\":\"chat.completion.chunk\"," + usage);
+    text.add("data: {\"choices\":[{\"text\":\"\",\"index\":0,\"logprobs\":null,\"finish_reason\""
+        + ":\"length\"}]," + meta + "\"object\":\"text_completion\"," + usage);
+    chat.add("data: [DONE]\n\n");
+    text.add("data: [DONE]\n\n");
+    CHAT = response(chat);
+    COMPLETIONS = response(text);
   }
 
   private static int doneInThisJvm;
@@ -109,6 +118,8 @@ final class ClientWarmup {
       try (Stub stub = new Stub(8);
           StreamingClient client = StreamingClient.create(ImmutableClientOptions.copyOf(options)
               .withBaseUri(stub.uri()).withApiKey(java.util.Optional.empty())
+              // the measured client's thread count, not the stub's (always on loopback)
+              .withIoThreads(options.ioThreadChoice().count())
               .withMaxConnections(Math.max(8, options.maxConnections())).withRetainText(false))) {
         r = exercise.apply(client, n);
       } catch (RuntimeException | IOException e) {
@@ -238,16 +249,85 @@ final class ClientWarmup {
     });
   }
 
-  /** A chunked SSE response, one chunk per event (llama.cpp's and vLLM's framing). */
-  private static byte[] response(String events) {
-    StringBuilder out = new StringBuilder("HTTP/1.1 200 OK\r\nServer: infx-warmup\r\n"
-        + "Content-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n"
-        + "Connection: close\r\n\r\n");
-    for (String e : events.split("(?<=\n\n)")) {
-      out.append(Integer.toHexString(e.getBytes(StandardCharsets.UTF_8).length)).append("\r\n")
-          .append(e).append("\r\n");
+  /**
+   * The response as llama.cpp's {@code llama-server} sends it: its head (an empty header value
+   * included), then one HTTP chunk per element of {@code chunks}; element 0 is the head.
+   */
+  private static byte[][] response(java.util.List<String> chunks) {
+    byte[][] out = new byte[chunks.size() + 2][];
+    out[0] = ("HTTP/1.1 200 OK\r\nServer: infx-warmup\r\nAccess-Control-Allow-Origin: \r\n"
+        + "X-Accel-Buffering: no\r\nContent-Type: text/event-stream\r\n"
+        + "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n")
+        .getBytes(StandardCharsets.US_ASCII);
+    for (int i = 0; i < chunks.size(); i++) {
+      byte[] e = chunks.get(i).getBytes(StandardCharsets.UTF_8);
+      out[i + 1] = (Integer.toHexString(e.length) + "\r\n" + chunks.get(i) + "\r\n")
+          .getBytes(StandardCharsets.UTF_8);
     }
-    return out.append("0\r\n\r\n").toString().getBytes(StandardCharsets.UTF_8);
+    out[out.length - 1] = "0\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
+    return out;
+  }
+
+  /**
+   * How the stub delivers its {@code n}-th response. A real server flushes every token as it is
+   * decoded, so the client reads one chunk at a time and often part of one; a client warmed only
+   * on whole responses in one read compiles the read path for that case and deoptimizes at the
+   * first real stream — measured against llama-server: HttpCore's chunk decoder, line reader and
+   * I/O event loop recompiled by C2 during the measured phase (CPU the server on the same cores
+   * lost). So half the responses go out chunk by chunk, a write (a TCP segment: no delay) per
+   * chunk, half of those also cut inside a chunk head or an SSE event; the other half at once,
+   * which costs the warm-up two writes instead of ~50, so its budget still buys as many
+   * requests for the per-request code (connect, pool, exchange). No pauses between
+   * writes: on a loaded machine a sleep of microseconds lasts milliseconds and the warm-up's
+   * budget would go by in a few dozen requests; concurrent streams interleave the reads anyway.
+   */
+  enum Delivery {
+    /** One write for the whole response. */
+    WHOLE,
+    /** One write per HTTP chunk. */
+    PER_CHUNK,
+    /** Like {@link #PER_CHUNK}, each chunk also cut in two: inside its size line, or mid-event. */
+    SPLIT;
+
+    static Delivery of(int n) {
+      return switch (n & 3) {
+        case 1 -> PER_CHUNK;
+        case 3 -> SPLIT;
+        default -> WHOLE;
+      };
+    }
+  }
+
+  /** Writes {@code response} (head and chunks) to {@code out} as {@code how} says. */
+  static void deliver(byte[][] response, Delivery how, OutputStream out) throws IOException {
+    if (how == Delivery.WHOLE) {
+      int len = 0;
+      for (byte[] b : response) {
+        len += b.length;
+      }
+      byte[] all = new byte[len];
+      int at = 0;
+      for (byte[] b : response) {
+        System.arraycopy(b, 0, all, at, b.length);
+        at += b.length;
+      }
+      out.write(all);
+      out.flush();
+      return;
+    }
+    for (int i = 0; i < response.length; i++) {
+      byte[] b = response[i];
+      if (how == Delivery.SPLIT && i > 0 && b.length > 4) {
+        // alternately inside the chunk-size line and in the middle of the event
+        int cut = (i & 1) == 0 ? 1 : b.length / 2;
+        out.write(b, 0, cut);
+        out.flush();
+        out.write(b, cut, b.length - cut);
+      } else {
+        out.write(b);
+      }
+      out.flush();
+    }
   }
 
   /** The canned server: one request per connection, answered at once, then closed. */
@@ -255,6 +335,7 @@ final class ClientWarmup {
     private final ServerSocket socket;
     private final ExecutorService workers;
     private final Thread acceptor;
+    private final AtomicInteger served = new AtomicInteger();
 
     Stub(int threads) throws IOException {
       socket = new ServerSocket(0, 256, InetAddress.getLoopbackAddress());
@@ -283,7 +364,7 @@ final class ClientWarmup {
       }
     }
 
-    private static void answer(Socket s) {
+    private void answer(Socket s) {
       try (s) {
         s.setTcpNoDelay(true);
         InputStream in = new BufferedInputStream(s.getInputStream());
@@ -311,9 +392,8 @@ final class ClientWarmup {
           }
         }
         in.skipNBytes(length);
-        OutputStream out = s.getOutputStream();
-        out.write(chat ? CHAT : COMPLETIONS);
-        out.flush();
+        deliver(chat ? CHAT : COMPLETIONS, Delivery.of(served.getAndIncrement()),
+            s.getOutputStream());
       } catch (IOException | RuntimeException e) {
         // the client went away; a warm-up exchange may fail
       }

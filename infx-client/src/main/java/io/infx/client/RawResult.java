@@ -295,7 +295,14 @@ public final class RawResult {
     client.put("http", co.http2() ? "2" : "1.1");
     client.put("pool_size", co.maxConnections());
     client.put("connection_reuse", co.connectionReuse().name().toLowerCase(java.util.Locale.ROOT));
-    client.put("io_threads", co.ioThreads());
+    IoThreads io = co.ioThreadChoice();
+    client.put("io_threads", io.count());
+    client.put("io_threads_reason", io.reason().name().toLowerCase(java.util.Locale.ROOT));
+    // the JIT compilers in this JVM during the run (null: a library run that did not choose)
+    ClientJit.applied().ifPresentOrElse(j -> {
+      client.put("jit", j.mode().cliName());
+      client.put("jit_reason", j.reason());
+    }, () -> client.put("jit", null));
     // the client's own JIT warm-up against an in-process canned server (never the benchmarked one)
     client.put("client_warmup_requests", run.clientWarmupRequests());
     client.put("client_warmup_ms", Math.round(run.clientWarmupMillis() * 10) / 10.0);

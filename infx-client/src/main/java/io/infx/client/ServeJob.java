@@ -159,6 +159,12 @@ public abstract class ServeJob {
     return 2000;
   }
 
+  /**
+   * {@code --client-jit}: the JIT compilers for the client's code; empty = {@link ClientJit#choose}'s
+   * default (C1 only when the server is on loopback, else the JVM's tiered compilation).
+   */
+  public abstract Optional<ClientJit.Mode> clientJit();
+
   @Value.Default
   public BodyOptions body() {
     return BodyOptions.defaults();
@@ -207,6 +213,7 @@ public abstract class ServeJob {
     return Deadlines.defaults();
   }
 
+  /** {@code --io-threads}: client I/O threads; empty = {@link IoThreads#choose}'s default. */
   public abstract OptionalInt ioThreads();
 
   /** {@code --max-sse-event-bytes}: see {@link ClientOptions#maxSseEventBytes()}. */

@@ -154,9 +154,19 @@ final class ServeRunner {
         .retainText(job.saveDetailed());
     job.apiKey().ifPresent(co::apiKey);
     job.ioThreads().ifPresent(co::ioThreads);
+    ClientOptions options = co.build();
+    IoThreads io = options.ioThreadChoice();
+    if (io.reason() == IoThreads.Reason.LOOPBACK_SERVER) {
+      err.println("infx: I/O threads: " + io.count() + " (" + io.reason().text() + ")");
+    }
+    // after the prompts are built (the tokenizer keeps its C2 code), before the client's warm-up
+    ClientJit.Choice jit = ClientJit.apply(ClientJit.choose(job.clientJit(), job.base()));
+    if (jit.mode() == ClientJit.Mode.C1) {
+      err.println("infx: client JIT: C1 only (" + jit.reason() + ")");
+    }
     ProgressBar bar = job.progress() ? new ProgressBar(err) : null;
     ServeBenchmark bench = ServeBenchmark.builder()
-        .client(co.build()).backend(job.backend()).endpoint(job.endpointPath())
+        .client(options).backend(job.backend()).endpoint(job.endpointPath())
         .model(job.servedModelName().orElse(job.model())).prompts(prompts).load(load)
         .expectedFraming(expectedFraming)
         .warmups(job.numWarmups()).clientWarmup(job.clientWarmup()).body(job.body())

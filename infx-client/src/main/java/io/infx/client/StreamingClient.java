@@ -92,7 +92,7 @@ public final class StreamingClient implements AutoCloseable {
         .setConnectionReuseStrategy(reuseGuard)
         .setIOSessionListener(reuseGuard)
         .setIOReactorConfig(IOReactorConfig.custom()
-            .setIoThreadCount(options.ioThreads())
+            .setIoThreadCount(options.ioThreadChoice().count())
             .setTcpNoDelay(true)
             .setSoKeepAlive(true)
             .build())

@@ -68,4 +68,39 @@ class ClientWarmupTest {
       assertThat(sim.stats().requestsFinished()).isEqualTo(12);
     }
   }
+
+  @Test
+  void everyDeliveryWritesTheSameBytesInItsOwnPieces() throws Exception {
+    byte[][] response = {"HEAD\r\n\r\n".getBytes(), "5\r\nhello\r\n".getBytes(),
+        "6\r\nworld!\r\n".getBytes(), "0\r\n\r\n".getBytes()};
+    String whole = "HEAD\r\n\r\n5\r\nhello\r\n6\r\nworld!\r\n0\r\n\r\n";
+    int[] writes = new int[ClientWarmup.Delivery.values().length];
+    for (ClientWarmup.Delivery d : ClientWarmup.Delivery.values()) {
+      java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+      int ord = d.ordinal();
+      ClientWarmup.deliver(response, d, new java.io.OutputStream() {
+        @Override
+        public void write(int b) {
+          bytes.write(b);
+          writes[ord]++;
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) {
+          bytes.write(b, off, len);
+          writes[ord]++;
+        }
+      });
+      assertThat(bytes.toString()).as(d.name()).isEqualTo(whole);
+    }
+    assertThat(writes[ClientWarmup.Delivery.WHOLE.ordinal()]).isEqualTo(1);
+    assertThat(writes[ClientWarmup.Delivery.PER_CHUNK.ordinal()]).isEqualTo(4);
+    // the head whole, each chunk in two pieces
+    assertThat(writes[ClientWarmup.Delivery.SPLIT.ordinal()]).isEqualTo(1 + 2 * 3);
+    // half the responses whole, a quarter per chunk, a quarter split
+    assertThat(java.util.stream.IntStream.range(0, 8).mapToObj(ClientWarmup.Delivery::of))
+        .containsExactly(ClientWarmup.Delivery.WHOLE, ClientWarmup.Delivery.PER_CHUNK,
+            ClientWarmup.Delivery.WHOLE, ClientWarmup.Delivery.SPLIT, ClientWarmup.Delivery.WHOLE,
+            ClientWarmup.Delivery.PER_CHUNK, ClientWarmup.Delivery.WHOLE, ClientWarmup.Delivery.SPLIT);
+  }
 }

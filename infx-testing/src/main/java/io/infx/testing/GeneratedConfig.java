@@ -158,7 +158,12 @@ public record GeneratedConfig(String key, String image, String model, String mod
    * A worker pool of a multi-node entry ({@code prefill}, {@code decode} or the aggregate
    * {@code worker}): {@code num-worker} replicas of {@code tp} GPUs each.
    */
-  public record WorkerPool(int numWorker, int tp, int ep, boolean dpAttn) {
+  public record WorkerPool(int numWorker, int tp, int ep, boolean dpAttn, int dcpSize) {
+
+    /** A pool without decode context parallelism ({@code dcp-size} 1, not written). */
+    public WorkerPool(int numWorker, int tp, int ep, boolean dpAttn) {
+      this(numWorker, tp, ep, dpAttn, 1);
+    }
 
     /** GPUs of the pool: {@code num-worker × tp}. */
     public int gpus() {
@@ -168,7 +173,8 @@ public record GeneratedConfig(String key, String image, String model, String mod
     /** The reference's role tag, e.g. {@code 2x4ep4dpa} (as in multi-node agentic exp-names). */
     @Override
     public String toString() {
-      return numWorker + "x" + tp + (ep != 1 ? "ep" + ep : "") + (dpAttn ? "dpa" : "");
+      return numWorker + "x" + tp + (ep != 1 ? "ep" + ep : "") + (dpAttn ? "dpa" : "")
+          + (dcpSize != 1 ? "dcp" + dcpSize : "");
     }
   }
 
@@ -205,9 +211,19 @@ public record GeneratedConfig(String key, String image, String model, String mod
     }
   }
 
-  /** A single-node entry: tensor parallelism, optional expert parallelism and DP-attention. */
-  public record OnOneNode(int tp, OptionalInt ep, Optional<Boolean> dpAttn, Optional<SpecDecoding> specDecoding,
-      Optional<KvOffload> kvOffload, Conc conc) implements Entry {}
+  /**
+   * A single-node entry: tensor parallelism, optional expert parallelism, DP-attention and decode
+   * context parallelism ({@code dcp-size}, a divisor of tp, rule V14).
+   */
+  public record OnOneNode(int tp, OptionalInt ep, Optional<Boolean> dpAttn, OptionalInt dcpSize,
+      Optional<SpecDecoding> specDecoding, Optional<KvOffload> kvOffload, Conc conc) implements Entry {
+
+    /** An entry without {@code dcp-size}. */
+    public OnOneNode(int tp, OptionalInt ep, Optional<Boolean> dpAttn, Optional<SpecDecoding> specDecoding,
+        Optional<KvOffload> kvOffload, Conc conc) {
+      this(tp, ep, dpAttn, OptionalInt.empty(), specDecoding, kvOffload, conc);
+    }
+  }
 
   /** A disaggregated multi-node entry: a prefill and a decode worker pool. */
   public record Disaggregated(WorkerPool prefill, WorkerPool decode, Optional<SpecDecoding> specDecoding,
@@ -299,6 +315,7 @@ public record GeneratedConfig(String key, String image, String model, String mod
       lines.add("tp: " + n.tp());
       n.ep().ifPresent(ep -> lines.add("ep: " + ep));
       n.dpAttn().ifPresent(d -> lines.add("dp-attn: " + d));
+      n.dcpSize().ifPresent(d -> lines.add("dcp-size: " + d));
     } else if (e instanceof Disaggregated d) {
       worker(lines, "prefill", d.prefill());
       worker(lines, "decode", d.decode());
@@ -328,6 +345,9 @@ public record GeneratedConfig(String key, String image, String model, String mod
     lines.add("  tp: " + w.tp());
     lines.add("  ep: " + w.ep());
     lines.add("  dp-attn: " + w.dpAttn());
+    if (w.dcpSize() != 1) {
+      lines.add("  dcp-size: " + w.dcpSize());
+    }
   }
 
   /** The YAML text as a master file named {@code label} (e.g. {@code acme.yaml}). */
@@ -376,6 +396,7 @@ public record GeneratedConfig(String key, String image, String model, String mod
         sb.append("tp=").append(n.tp());
         n.ep().ifPresent(ep -> sb.append(" ep=").append(ep));
         n.dpAttn().ifPresent(d -> sb.append(" dp-attn=").append(d));
+        n.dcpSize().ifPresent(d -> sb.append(" dcp=").append(d));
       } else if (e instanceof Disaggregated d) {
         sb.append('p').append(d.prefill()).append(" d").append(d.decode());
       } else if (e instanceof Aggregated a) {

@@ -23,7 +23,6 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.stream.Stream;
 import org.quicktheories.core.Gen;
 import org.quicktheories.generators.Generate;
 
@@ -42,7 +41,7 @@ import org.quicktheories.generators.Generate;
  * <p><b>What is generated.</b> Every {@link NodeLayout} (single node; multi-node disaggregated prefill
  * and decode workers with a {@code kv-p2p-transfer}; multi-node aggregated {@code worker} with
  * {@code num-nodes}) with {@code fixed-seq-len} blocks, {@code agentic-coding} (AgentX) blocks, or
- * both. Entries vary tp, ep (1 or tp), dp-attn, spec-decoding, worker counts, KV offload (none or
+ * both. Entries vary tp, ep (1 or tp), dp-attn, dcp-size (a divisor of tp), spec-decoding, worker counts, KV offload (none or
  * DRAM with a backend and a {@code dram-utilization}) and a concurrency list or range.
  *
  * <p><b>What the runners.yaml decides.</b> The runner is one of its labels: any label for
@@ -59,8 +58,9 @@ import org.quicktheories.generators.Generate;
  * one entry, the smallest tp, ep 1, no dp-attn, no spec-decoding, one worker per role, KV offload
  * off, and concurrency 1; so a failing property reports a small config of the kind that fails.
  * Every choice is drawn whatever was chosen before it (no {@code flatMap}), so each shrinks on its
- * own, and any element of a list (blocks, entries, conc-list values) can be dropped, not only the
- * last. QuickTheories changes one random draw per shrink attempt: to reach an exact boundary in a
+ * own; any element of a list (blocks, entries, conc-list values) can be dropped, not only the last;
+ * an agentic block can turn into a fixed-seq-len one and a conc range into a list without losing the
+ * entries or the largest concurrency a property fails on. QuickTheories changes one random draw per shrink attempt: to reach an exact boundary in a
  * wide range (a concurrency of exactly 100 rather than 102), raise {@code withShrinkCycles} (this
  * module's tests use 40 000, a few seconds).
  */
@@ -84,10 +84,6 @@ public final class InfxGenerators {
   private enum Scenarios {
     FIXED, AGENTIC, BOTH;
 
-    boolean fixed() {
-      return this != AGENTIC;
-    }
-
     boolean agentic() {
       return this != FIXED;
     }
@@ -97,7 +93,19 @@ public final class InfxGenerators {
   private record Label(String name, int gpusPerNode, boolean dram) {}
 
   /** One (layout, scenarios) option and the labels eligible for it. */
-  private record Option(NodeLayout layout, Scenarios scenarios, List<Label> labels) {}
+  private record Option(NodeLayout layout, Map<Scenarios, List<Label>> labels) {
+
+    /** The scenario mix the block draws ask for, or the one of the other kind when no label fits it. */
+    Scenarios mix(List<RawBlock> blocks) {
+      boolean fixed = blocks.stream().anyMatch(b -> !b.agentic());
+      boolean agentic = blocks.stream().anyMatch(RawBlock::agentic);
+      Scenarios wanted = fixed && agentic ? Scenarios.BOTH : agentic ? Scenarios.AGENTIC : Scenarios.FIXED;
+      if (labels.containsKey(wanted)) {
+        return wanted;
+      }
+      return labels.containsKey(Scenarios.FIXED) ? Scenarios.FIXED : Scenarios.AGENTIC;
+    }
+  }
 
   private InfxGenerators() {}
 
@@ -130,11 +138,15 @@ public final class InfxGenerators {
     }
     List<Option> options = new ArrayList<>();
     for (NodeLayout t : layouts) {
+      Map<Scenarios, List<Label>> labels = new java.util.EnumMap<>(Scenarios.class);
       for (Scenarios s : Scenarios.values()) {
-        List<Label> labels = eligible(runners, t, s);
-        if (!labels.isEmpty()) {
-          options.add(new Option(t, s, labels));
+        List<Label> eligible = eligible(runners, t, s);
+        if (!eligible.isEmpty()) {
+          labels.put(s, eligible);
         }
+      }
+      if (labels.containsKey(Scenarios.FIXED) || labels.containsKey(Scenarios.AGENTIC)) {
+        options.add(new Option(t, labels));
       }
     }
     if (options.isEmpty()) {
@@ -144,13 +156,14 @@ public final class InfxGenerators {
     Gen<String[]> identity = Generate.range(0, PICK - 1).zip(Generate.pick(PRECISIONS), Generate.pick(PREFIXES),
         Generate.range(0, 99), (fw, prec, prefix, n) -> new String[] {Integer.toString(fw), prec, prefix,
             Integer.toString(n)});
-    Gen<RawBody> body = someOf(rawBlock(), 2).zip(rawAgenticBlock(), RawBody::new);
-    // every draw is made whatever the option, so each choice shrinks on its own (with flatMap a
-    // smaller option would re-read the draws of another shape and rarely keep failing)
+    // every draw is made whatever the layout, so each choice shrinks on its own (with flatMap a
+    // smaller layout would re-read the draws of another shape and rarely keep failing)
     return Generate.range(0, options.size() - 1).zip(Generate.range(0, PICK - 1), identity,
-        Generate.pick(TRANSFERS), body, (o, l, id, transfer, raw) -> {
+        Generate.pick(TRANSFERS), someOf(rawBlock(), 3), (o, l, id, transfer, raw) -> {
           Option option = options.get(o);
-          return build(option, option.labels().get(l % option.labels().size()), id, transfer, raw);
+          Scenarios mix = option.mix(raw);
+          List<Label> labels = option.labels().get(mix);
+          return build(option.layout(), mix, labels.get(l % labels.size()), id, transfer, raw);
         });
   }
 
@@ -223,52 +236,53 @@ public final class InfxGenerators {
     return values.get(draw % values.size());
   }
 
-  /** The draws of a config's blocks, read once its layout and runner are known. */
-  private record RawBody(List<RawBlock> fixed, RawAgenticBlock agentic) {}
+  /**
+   * The draws of one block, read once the layout and runner are known: a {@code fixed-seq-len}
+   * block ({@code agentic} false, the shrink target) or an {@code agentic-coding} one, so shrinking
+   * can turn an agentic block into a fixed one and keep the entries that make a property fail.
+   */
+  private record RawBlock(boolean agentic, int seqLen, boolean writeUtilization, BigDecimal utilization,
+      List<RawEntry> entries) {}
 
-  private record RawBlock(int seqLen, List<RawEntry> entries) {}
-
-  private record RawAgenticBlock(boolean writeUtilization, BigDecimal utilization, List<RawEntry> entries) {}
-
-  private record RawWorker(int numWorker, int tp, boolean epIsTp, boolean dpAttn) {}
+  private record RawWorker(int numWorker, int tp, boolean epIsTp, boolean dpAttn, int dcp) {}
 
   /** {@code ep}/{@code dp-attn} choices: 0 = absent (the shrink target), 1 = ep 1 / false, 2 = ep = tp / true. */
-  private record RawEntry(int tp, int ep, int dpAttn, RawWorker prefill, RawWorker decode, int spec, int offload,
-      Conc conc) {}
+  private record RawEntry(int tp, int ep, int dpAttn, int dcp, RawWorker prefill, RawWorker decode, int spec,
+      int offload, Conc conc) {}
 
   private static Gen<RawBlock> rawBlock() {
-    return Generate.range(0, SEQ_LENS.size() - 1).zip(someOf(rawEntry(), 3), RawBlock::new);
-  }
-
-  private static Gen<RawAgenticBlock> rawAgenticBlock() {
-    return Generate.range(0, 1).zip(Generate.pick(UTILIZATIONS), someOf(rawEntry(), 3),
-        (write, u, entries) -> new RawAgenticBlock(write == 1, u, entries));
+    return Generate.range(0, 1).zip(Generate.range(0, SEQ_LENS.size() - 1), Generate.range(0, 1),
+        Generate.pick(UTILIZATIONS), someOf(rawEntry(), 3),
+        (agentic, seq, write, u, entries) -> new RawBlock(agentic == 1, seq, write == 1, u, entries));
   }
 
   private static Gen<RawWorker> rawWorker() {
     return Generate.range(1, 3).zip(Generate.range(0, PICK - 1), Generate.range(0, 1), Generate.range(0, 1),
-        (n, tp, ep, dp) -> new RawWorker(n, tp, ep == 1, dp == 1));
+        Generate.range(0, PICK - 1), (n, tp, ep, dp, dcp) -> new RawWorker(n, tp, ep == 1, dp == 1, dcp));
   }
 
   private static Gen<RawEntry> rawEntry() {
     Gen<int[]> oneNode = Generate.range(0, PICK - 1).zip(Generate.range(0, 2), Generate.range(0, 2),
-        (tp, ep, dp) -> new int[] {tp, ep, dp});
+        Generate.range(0, PICK - 1), (tp, ep, dp, dcp) -> new int[] {tp, ep, dp, dcp});
     // the first worker draw is the prefill pool or the aggregate worker
     Gen<RawWorker[]> workers = rawWorker().zip(rawWorker(), (p, d) -> new RawWorker[] {p, d});
     Gen<int[]> extras = Generate.range(0, SPEC.size() - 1).zip(Generate.range(0, PICK - 1), (s, kv) -> new int[] {s, kv});
-    return oneNode.zip(workers, extras, concurrency(), (n, w, x, c) -> new RawEntry(n[0], n[1], n[2], w[0], w[1], x[0],
+    return oneNode.zip(workers, extras, concurrency(), (n, w, x, c) -> new RawEntry(n[0], n[1], n[2], n[3], w[0], w[1], x[0],
         x[1], c));
   }
 
-  private static GeneratedConfig build(Option option, Label label, String[] id, String transfer, RawBody raw) {
-    NodeLayout layout = option.layout();
+  private static GeneratedConfig build(NodeLayout layout, Scenarios mix, Label label, String[] id, String transfer,
+      List<RawBlock> raw) {
+    // a mix without a label for the drawn kind reads every block as the other kind
+    boolean allAgentic = mix == Scenarios.AGENTIC;
+    boolean allFixed = mix == Scenarios.FIXED;
     String framework = pick(layout.multinode() ? MULTI_NODE_FRAMEWORKS : FRAMEWORKS, Integer.parseInt(id[0]));
     String runner = label.name();
-    List<Block> blocks = !option.scenarios().fixed() ? List.of() : raw.fixed().stream()
+    List<Block> blocks = raw.stream().filter(b -> allFixed || !allAgentic && !b.agentic())
         .map(b -> new Block(SEQ_LENS.get(b.seqLen())[0], SEQ_LENS.get(b.seqLen())[1],
             b.entries().stream().map(e -> entry(layout, label, false, e)).toList()))
         .toList();
-    List<AgenticBlock> agentic = !option.scenarios().agentic() ? List.of() : Stream.of(raw.agentic()).map(b -> {
+    List<AgenticBlock> agentic = raw.stream().filter(b -> allAgentic || !allFixed && b.agentic()).map(b -> {
       List<Entry> space = b.entries().stream().map(e -> entry(layout, label, true, e)).toList();
       boolean dram = space.stream().anyMatch(e -> e.kvOffload().map(kv -> kv.mode() == KvOffloading.DRAM).orElse(false));
       // V29: a block with a DRAM-offloading entry states its utilization
@@ -288,7 +302,11 @@ public final class InfxGenerators {
       case SINGLE_NODE -> {
         int tp = pick(oneNodeTps(g), raw.tp());
         return new GeneratedConfig.OnOneNode(tp, raw.ep() == 0 ? OptionalInt.empty() : OptionalInt.of(raw.ep() == 1 ? 1 : tp),
-            raw.dpAttn() == 0 ? Optional.empty() : Optional.of(raw.dpAttn() == 2), spec, offload, raw.conc());
+            raw.dpAttn() == 0 ? Optional.empty() : Optional.of(raw.dpAttn() == 2),
+            // absent first, then a divisor of tp (V14)
+            raw.dcp() % (divisors(tp).size() + 1) == 0 ? OptionalInt.empty()
+                : OptionalInt.of(divisors(tp).get(raw.dcp() % (divisors(tp).size() + 1) - 1)),
+            spec, offload, raw.conc());
       }
       case DISAGGREGATED -> {
         return new GeneratedConfig.Disaggregated(worker(raw.prefill(), g), worker(raw.decode(), g), spec, offload,
@@ -304,7 +322,18 @@ public final class InfxGenerators {
 
   private static WorkerPool worker(RawWorker raw, int g) {
     int tp = pick(workerTps(g), raw.tp());
-    return new WorkerPool(raw.numWorker(), tp, raw.epIsTp() ? tp : 1, raw.dpAttn());
+    return new WorkerPool(raw.numWorker(), tp, raw.epIsTp() ? tp : 1, raw.dpAttn(), pick(divisors(tp), raw.dcp()));
+  }
+
+  /** The divisors of {@code tp}, smallest first: the dcp-size values V14 allows. */
+  private static List<Integer> divisors(int tp) {
+    List<Integer> out = new ArrayList<>();
+    for (int d = 1; d <= tp; d++) {
+      if (tp % d == 0) {
+        out.add(d);
+      }
+    }
+    return out;
   }
 
   /** Powers of two up to {@code g}: single-node tp (tp × pp × pcp-size ≤ G, V56). */
@@ -362,11 +391,18 @@ public final class InfxGenerators {
 
   private record Slot<T>(T value, boolean present) {}
 
+  /**
+   * A conc-list, or a range ending at the list's largest value and starting at a separate draw
+   * (1..64, at most the end): both forms read the same values, so shrinking from a range to a list
+   * (choice 0, the shrink target) keeps the largest concurrency a property may depend on.
+   */
   private static Gen<Conc> concurrency() {
-    Gen<Conc> list = someOf(Generate.range(1, 512), 3).map(Conc::list);
-    Gen<Conc> range = Generate.range(1, 64).zip(Generate.range(0, 512), (start, extra) -> Conc.range(start, start + extra));
-    // first choice (0) = a conc-list, so shrinking prefers lists; both forms are always drawn so the
-    // choice shrinks on its own (a flatMap would re-read the other form's draws)
-    return Generate.range(0, 1).zip(list, range, (kind, l, r) -> kind == 0 ? l : r);
+    return Generate.range(0, 1).zip(someOf(Generate.range(1, 512), 3), Generate.range(1, 64), (kind, values, start) -> {
+      if (kind == 0) {
+        return Conc.list(values);
+      }
+      int end = values.stream().mapToInt(Integer::intValue).max().orElseThrow();
+      return Conc.range(Math.min(start, end), end);
+    });
   }
 }

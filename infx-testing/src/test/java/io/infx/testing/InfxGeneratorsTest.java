@@ -103,20 +103,23 @@ class InfxGeneratorsTest {
       concs.addAll(row.conc());
       if (row instanceof MatrixRow.OnOneNode n) {
         assertThat(n.tp()).as("single-node tp fits the node").isLessThanOrEqualTo(g);
-        assertThat(c.entries()).anySatisfy(e -> assertThat(e).isInstanceOfSatisfying(OnOneNode.class,
-            o -> assertThat(o.tp()).isEqualTo(n.tp())));
+        assertThat(c.entries()).as("an entry with the row's tp and dcp-size").contains(entryWith(c, e ->
+            e instanceof OnOneNode o && o.tp() == n.tp() && o.dcpSize().orElse(1) == n.dcpSize()));
       } else if (row instanceof MatrixRow.OnManyNodes n) {
         assertThat(n.disagg()).isEqualTo(c.layout().disagg());
         if (c.layout() == NodeLayout.DISAGGREGATED) {
           assertThat(n.kvP2pTransfer()).isEqualTo(c.kvP2pTransfer());
-          WorkerPool p = new WorkerPool(n.prefill().numWorker(), n.prefill().tp(), n.prefill().ep(), n.prefill().dpAttn());
-          WorkerPool d = new WorkerPool(n.decode().numWorker(), n.decode().tp(), n.decode().ep(), n.decode().dpAttn());
+          WorkerPool p = new WorkerPool(n.prefill().numWorker(), n.prefill().tp(), n.prefill().ep(), n.prefill().dpAttn(),
+              n.prefill().dcpSize());
+          WorkerPool d = new WorkerPool(n.decode().numWorker(), n.decode().tp(), n.decode().ep(), n.decode().dpAttn(),
+              n.decode().dcpSize());
           assertThat(c.entries()).contains(entryWith(c, e -> e instanceof Disaggregated x
               && x.prefill().equals(p) && x.decode().equals(d)));
           assertThat(n.nodeCount()).as("node-count = ceil(prefill GPUs / G) + ceil(decode GPUs / G)")
               .isEqualTo(ceilDiv(p.gpus(), g) + ceilDiv(d.gpus(), g));
         } else {
-          WorkerPool w = new WorkerPool(n.prefill().numWorker(), n.prefill().tp(), n.prefill().ep(), n.prefill().dpAttn());
+          WorkerPool w = new WorkerPool(n.prefill().numWorker(), n.prefill().tp(), n.prefill().ep(), n.prefill().dpAttn(),
+              n.prefill().dcpSize());
           assertThat(n.decode().numWorker()).as("aggregated decode role").isZero();
           assertThat(c.entries()).contains(entryWith(c, e -> e instanceof Aggregated x && x.worker().equals(w)
               && x.numNodes() == n.nodeCount()));
@@ -259,14 +262,16 @@ class InfxGeneratorsTest {
 
   @Test
   void searchEntriesShrinkToThreeSmallestEntries() {
-    // planted: "no config has more than 2 search entries"; the three may be fixed or agentic entries
-    // (which scenario list holds them is a draw of its own), each as small as an entry gets
+    // planted: "no config has more than 2 search entries": three entries as small as an entry gets, in
+    // fixed-seq-len blocks on the first label. Blocks are not merged by shrinking, so the three may
+    // sit in one block or two (seeds 101-110 give both).
     GeneratedConfig c = shrunk(InfxGenerators.masterConfigs(RUNNERS), 9, x -> x.entries().size() <= 2);
     assertThat(c.layout()).isEqualTo(NodeLayout.SINGLE_NODE);
-    assertThat(c.runner()).isEqualTo(c.isAgentic() ? "cluster:h100-a" : "h100");
+    assertThat(c.agenticBlocks()).isEmpty();
+    assertThat(c.runner()).isEqualTo("h100");
+    assertThat(c.blocks()).hasSizeBetween(1, 2).allSatisfy(b -> assertThat(b.isl()).isEqualTo(1024));
     assertThat(c.entries()).hasSize(3).allSatisfy(e -> assertThat(e).isEqualTo(new OnOneNode(1,
-        OptionalInt.empty(), Optional.empty(), Optional.empty(), c.agenticEntries().contains(e)
-            ? Optional.of(new KvOffload(KvOffloading.NONE, Optional.empty())) : Optional.empty(),
+        OptionalInt.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
         GeneratedConfig.Conc.list(List.of(1)))));
   }
 

@@ -49,10 +49,12 @@ class RoundTripTest {
     Optional<io.infx.matrix.config.SpecDecoding> spec = e.keys().contains("spec-decoding")
         ? Optional.of(e.specDecoding()) : Optional.empty();
     if (e instanceof SingleNodeEntry s) {
-      return new GeneratedConfig.OnOneNode(s.tp(), optional(s.ep()), s.dpAttn(), spec, offload, conc);
+      return new GeneratedConfig.OnOneNode(s.tp(), optional(s.ep()), s.dpAttn(), dcp(s.keys(), s.dcpSize()), spec,
+          offload, conc);
     }
     if (e instanceof AgenticEntry a && a.tp().isPresent()) {
-      return new GeneratedConfig.OnOneNode(a.tp().get(), optional(a.ep()), a.dpAttn(), spec, offload, conc);
+      return new GeneratedConfig.OnOneNode(a.tp().get(), optional(a.ep()), a.dpAttn(), dcp(a.keys(), a.dcpSize()),
+          spec, offload, conc);
     }
     MultiNodeWorkers w = e instanceof MultiNodeEntry n ? n : (AgenticEntry) e;
     if (w.worker().isPresent()) {
@@ -63,7 +65,11 @@ class RoundTripTest {
   }
 
   private static WorkerPool pool(WorkerShape w) {
-    return new WorkerPool(w.numWorker(), w.tp(), w.ep(), w.dpAttn());
+    return new WorkerPool(w.numWorker(), w.tp(), w.ep(), w.dpAttn(), w.dcpSize());
+  }
+
+  private static OptionalInt dcp(List<String> keys, int dcpSize) {
+    return keys.contains("dcp-size") ? OptionalInt.of(dcpSize) : OptionalInt.empty();
   }
 
   private static OptionalInt optional(Optional<Integer> v) {
