@@ -379,7 +379,8 @@ public final class BenchmarkRun {
         PlannedPoint p = plan.points().get(i);
         switch (p.action()) {
           case SKIP -> outcomes[i] = new PointOutcome(p, PointOutcome.Status.SKIPPED, Optional.of(p.note()), Duration.ZERO);
-          case RESUME -> outcomes[i] = new PointOutcome(p, PointOutcome.Status.RESUMED, Optional.empty(), Duration.ZERO);
+          case RESUME -> outcomes[i] = new PointOutcome(p, PointOutcome.Status.RESUMED, Optional.empty(), Duration.ZERO,
+              resumedRow(p, layout, listener), Optional.empty());
           case RUN -> toRun.add(i);
         }
       }
@@ -493,8 +494,10 @@ public final class BenchmarkRun {
     clean(work, p);
     cleanRepetitions(work, options.resume() ? n : 0);
     byte[] aggregate;
+    Optional<io.infx.client.ServeMetrics> metrics = Optional.empty();
     if (n == 1) {
       PointResult result = attempt(p, work, exec);
+      metrics = result.metrics();
       if (result.eval().isPresent()) {
         listener.note(p.resultFilename() + ": " + evalSummary(result.eval().get()));
         try {
@@ -570,7 +573,43 @@ public final class BenchmarkRun {
     }
     Duration took = Duration.between(start, Instant.now());
     AtomicFiles.write(layout.artifactAggregate(p.resultFilename(), p.agentic()), aggregate);
-    return new PointOutcome(p, PointOutcome.Status.SUCCEEDED, Optional.empty(), took);
+    return new PointOutcome(p, PointOutcome.Status.SUCCEEDED, Optional.empty(), took,
+        typedRow(p, aggregate, listener), metrics);
+  }
+
+  /** The published aggregate of a resumed point, typed; empty when absent or not a fixed-sequence row. */
+  private static Optional<io.infx.results.AggregateRow> resumedRow(PlannedPoint p, RunLayout layout,
+      RunListener listener) {
+    Path agg = layout.artifactAggregate(p.resultFilename(), p.agentic());
+    if (p.agentic() || !Files.isRegularFile(agg)) {
+      return Optional.empty();
+    }
+    try {
+      return typedRow(p, Files.readAllBytes(agg), listener);
+    } catch (IOException e) {
+      listener.note(p.resultFilename() + ": cannot read " + agg + " (" + e.getMessage() + "); no typed row");
+      return Optional.empty();
+    }
+  }
+
+  /**
+   * The aggregate file's row, typed ({@link io.infx.results.AggregateRows#fromJson}): the same
+   * numbers the run published, whichever adapter produced them. AgentX rows have their own shape
+   * and stay files.
+   */
+  private static Optional<io.infx.results.AggregateRow> typedRow(PlannedPoint p, byte[] aggregate,
+      RunListener listener) {
+    if (p.agentic()) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(io.infx.results.AggregateRows.fromJson(io.infx.core.json.Json.mapper().readTree(aggregate)));
+    } catch (IOException | InfxException e) {
+      // the file is still published and collected; only the typed view is missing (said, not hidden)
+      listener.note(p.resultFilename() + ": the aggregate is not a typed fixed-sequence row ("
+          + e.getMessage() + ")");
+      return Optional.empty();
+    }
   }
 
   /**

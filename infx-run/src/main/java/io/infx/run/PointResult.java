@@ -1,5 +1,6 @@
 package io.infx.run;
 
+import io.infx.client.ServeMetrics;
 import io.infx.results.evals.ValidationReport;
 import java.nio.file.Path;
 import java.util.Objects;
@@ -15,9 +16,11 @@ import java.util.Optional;
  *     gate; present on a failed gate too
  * @param noResult set when the adapter ended the point without a result by design (submitted to a
  *     system that runs it later, or a dry run): neither a measurement nor a failure
+ * @param metrics the load generator's typed statistics, when it ran in this JVM (the {@code local}
+ *     and container adapters; empty for points benchmarked by another process)
  */
 public record PointResult(Optional<Path> aggregate, Optional<String> failure, Optional<Eval> eval,
-    Optional<NoResult> noResult) {
+    Optional<NoResult> noResult, Optional<ServeMetrics> metrics) {
 
   /**
    * A point the adapter ended without a result, on purpose.
@@ -52,6 +55,7 @@ public record PointResult(Optional<Path> aggregate, Optional<String> failure, Op
     Objects.requireNonNull(failure, "failure");
     Objects.requireNonNull(eval, "eval");
     Objects.requireNonNull(noResult, "noResult");
+    Objects.requireNonNull(metrics, "metrics");
     if (noResult.isPresent() && (aggregate.isPresent() || failure.isPresent() || eval.isPresent())) {
       throw new IllegalArgumentException("a point ended without a result has no aggregate, failure or eval");
     }
@@ -63,8 +67,18 @@ public record PointResult(Optional<Path> aggregate, Optional<String> failure, Op
     }
   }
 
+  public PointResult(Optional<Path> aggregate, Optional<String> failure, Optional<Eval> eval,
+      Optional<NoResult> noResult) {
+    this(aggregate, failure, eval, noResult, Optional.empty());
+  }
+
   public PointResult(Optional<Path> aggregate, Optional<String> failure, Optional<Eval> eval) {
     this(aggregate, failure, eval, Optional.empty());
+  }
+
+  /** This result with the typed statistics of a load generator that ran in this JVM. */
+  public PointResult withMetrics(Optional<ServeMetrics> metrics) {
+    return new PointResult(aggregate, failure, eval, noResult, metrics);
   }
 
   public PointResult(Optional<Path> aggregate, Optional<String> failure) {

@@ -24,6 +24,17 @@ public final class ValidationExceptionAssert extends AbstractAssert<ValidationEx
     return this;
   }
 
+  /**
+   * The error's kind has the wire name {@code wireName} (as printed and serialized, e.g.
+   * {@code "config-validation"}).
+   *
+   * @throws IllegalArgumentException when no {@link ErrorKind} has that wire name (a typo in the test)
+   */
+  public ValidationExceptionAssert hasKind(String wireName) {
+    return hasKind(ErrorKind.fromWireName(wireName).orElseThrow(
+        () -> new IllegalArgumentException("no error kind is named '" + wireName + "' (see docs/errors.md)")));
+  }
+
   /** The error carries exactly {@code count} violations. */
   public ValidationExceptionAssert hasViolationCount(int count) {
     isNotNull();

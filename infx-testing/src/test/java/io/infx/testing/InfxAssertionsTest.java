@@ -129,4 +129,13 @@ class InfxAssertionsTest {
         .hasMessage(String.format("%nExpecting matrix rows of exactly the kind(s):%n  [MULTI_NODE]%n"
             + "but rows by kind were:%n  {SINGLE_NODE=2}"));
   }
+
+  @Test
+  void hasKindTakesTheWireNameToo() {
+    InfxAssertions.assertThat(broken()).hasKind("config-validation");
+    assertThatThrownBy(() -> InfxAssertions.assertThat(broken()).hasKind("usage"))
+        .isInstanceOf(AssertionError.class).hasMessageContaining("Expecting validation error of kind:");
+    assertThatThrownBy(() -> InfxAssertions.assertThat(broken()).hasKind("config-validaton"))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no error kind is named 'config-validaton'");
+  }
 }

@@ -191,6 +191,7 @@ public final class BenchDriver {
       life.events().fail("client", FailureKind.CLIENT, e.getMessage(), 1);
       return Optional.of(JobStatus.of(JobState.FAILED, "client failed: " + e.getMessage(), 1));
     }
+    plan.client().onClientOutcome().ifPresent(listener -> listener.accept(outcome));
     OptionalInt died = alive.exitCode();
     if (died.isPresent()) {
       life.events().fail("client", FailureKind.SERVER, "server exited with code " + died.getAsInt()

@@ -62,6 +62,15 @@ public abstract class ClientSettings {
     return EvalSettings.defaults();
   }
 
+  /**
+   * Receives the load generator's typed outcome (statistics, histograms) when the client ran in
+   * this JVM — the {@code local} and container adapters; never called for a point whose bench
+   * driver runs in another process (Slurm). Called once per point, after the run, before the
+   * result is normalized; not part of equality.
+   */
+  @Value.Auxiliary
+  public abstract Optional<java.util.function.Consumer<io.infx.client.ServeJob.Outcome>> onClientOutcome();
+
   public static ClientSettings defaults() {
     return builder().build();
   }

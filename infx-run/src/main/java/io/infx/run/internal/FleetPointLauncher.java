@@ -110,6 +110,10 @@ public final class FleetPointLauncher implements PointLauncher {
       }
       readiness = l.startupTimeout();
     }
+    // the load generator runs in this JVM with the local and container adapters: keep its statistics
+    java.util.concurrent.atomic.AtomicReference<io.infx.client.ServeMetrics> measured =
+        new java.util.concurrent.atomic.AtomicReference<>();
+    client.onClientOutcome(o -> measured.set(o.metrics()));
     LaunchResult r = FleetLauncher.builder()
         .row(point.row())
         .runner(RunnerName.of(point.runner()))
@@ -144,7 +148,8 @@ public final class FleetPointLauncher implements PointLauncher {
     boolean evalPoint = evalOnly || "true".equals(point.env().get(io.infx.core.launch.LaunchVariable.RUN_EVAL.name()).orElse("false"));
     if (!evalPoint) {
       return r.exitCode() == 0 && r.aggregateFile().isPresent()
-          ? PointResult.succeeded(r.aggregateFile().get()) : PointResult.failed(why);
+          ? PointResult.succeeded(r.aggregateFile().get()).withMetrics(Optional.ofNullable(measured.get()))
+          : PointResult.failed(why);
     }
     if (!java.nio.file.Files.isRegularFile(workDir.resolve("meta_env.json"))) {
       return PointResult.failed(why); // the eval never ran (server or load generator failed first)
@@ -164,7 +169,8 @@ public final class FleetPointLauncher implements PointLauncher {
     if (evalOnly) {
       return PointResult.evalOnly(eval.get());
     }
-    return r.aggregateFile().isPresent() ? PointResult.succeeded(r.aggregateFile().get(), eval.get())
+    return r.aggregateFile().isPresent()
+        ? PointResult.succeeded(r.aggregateFile().get(), eval.get()).withMetrics(Optional.ofNullable(measured.get()))
         : PointResult.failed(why, eval.get());
   }
 }
