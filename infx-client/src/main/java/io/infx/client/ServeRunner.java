@@ -1,5 +1,7 @@
 package io.infx.client;
 
+import static io.infx.core.Wording.setting;
+
 import io.infx.client.chat.ChatTemplate;
 import io.infx.client.chat.PromptTemplate;
 import io.infx.client.dataset.JsonlDataset;
@@ -11,6 +13,7 @@ import io.infx.client.tokenizer.Tokenizers;
 import io.infx.core.ErrorKind;
 import io.infx.core.InfxException;
 import io.infx.core.UsageException;
+import io.infx.core.Wording;
 import io.infx.core.io.OutputPreflight;
 import io.infx.core.provenance.ServerProvenance;
 import java.io.IOException;
@@ -37,6 +40,8 @@ final class ServeRunner {
   private final ServeJob job;
   private final PrintWriter out;
   private final PrintWriter err;
+  /** The interval histograms kept for {@code --hlog-interval}; null without it. */
+  private HistogramLogIntervals hlogIntervals;
 
   ServeRunner(ServeJob job, PrintWriter out, PrintWriter err) {
     this.job = job;
@@ -105,7 +110,8 @@ final class ServeRunner {
         RawResult.write(f, raw);
         file = Optional.of(f);
       }
-      job.histogramLog().ifPresent(run::writeHistogramLog);
+      job.histogramLog().ifPresent(f -> run.writeHistogramLog(f,
+          hlogIntervals == null ? List.of() : hlogIntervals.entries()));
       return new ServeJob.Outcome(run, m, file, gate(m.completed(), m.requested(), m.inputLengthCheck()),
           job.model(), job.metrics(), Optional.of(server));
     }
@@ -114,10 +120,10 @@ final class ServeRunner {
   /** Before any traffic: a multi-hour run must not end in an unwritable directory. */
   private void preflightOutputs() {
     if (job.saveResult()) {
-      OutputPreflight.check(job.resultDir().orElse(Path.of("")), "--result-dir");
+      OutputPreflight.check(job.resultDir().orElse(Path.of("")), Wording.of(setting("resultDir")));
     }
     job.histogramLog().ifPresent(h -> OutputPreflight.check(
-        h.toAbsolutePath().getParent(), "the --hlog directory"));
+        h.toAbsolutePath().getParent(), Wording.of("the ", setting("histogramLog"), " directory")));
   }
 
   private void describe(PromptTemplate template, Tokenizer t) {
@@ -137,7 +143,7 @@ final class ServeRunner {
           job.randomRangeRatio(), job.randomPrefixLen(), job.numPrompts(), job.seed(), template,
           serverAdded);
       case "jsonl" -> JsonlDataset.read(job.datasetPath().orElseThrow(() ->
-          new UsageException("--dataset-name jsonl needs --dataset-path FILE")), t,
+          new UsageException(Wording.of(setting("datasetName"), " jsonl needs ", setting("datasetPath"), " FILE"))), t,
           job.randomOutputLen(), job.numPrompts());
       default -> throw new UsageException("unknown dataset '" + job.datasetName()
           + "' (supported: random, jsonl)");
@@ -145,6 +151,21 @@ final class ServeRunner {
   }
 
   /** Warm-ups and the measured phase, with the progress bar and the run's notes on stderr. */
+  /**
+   * The run's interval reporting: the job's listener, with the {@code --hlog-interval} log
+   * keeping each interval first when both are asked for (checked equal by
+   * {@link ServeJob#checkedLoad()}).
+   */
+  private Optional<io.infx.client.metrics.IntervalReporting> intervals() {
+    if (job.histogramLog().isEmpty() || job.histogramLogInterval().isEmpty()) {
+      return job.intervals();
+    }
+    hlogIntervals = new HistogramLogIntervals(
+        job.intervals().map(io.infx.client.metrics.IntervalReporting::listener).orElse(null));
+    return Optional.of(io.infx.client.metrics.IntervalReporting.every(
+        job.histogramLogInterval().get(), hlogIntervals));
+  }
+
   private ServeResult benchmark(LoadModel load, List<Prompt> prompts, Tokenizer t,
       OptionalInt expectedFraming) {
     ImmutableClientOptions.Builder co = ClientOptions.builder().baseUri(job.base())
@@ -171,7 +192,7 @@ final class ServeRunner {
         .expectedFraming(expectedFraming)
         .warmups(job.numWarmups()).clientWarmup(job.clientWarmup()).body(job.body())
         .seed(job.seed()).profile(job.profile())
-        .stop(job.stop()).stopGrace(job.stopGrace()).intervals(job.intervals())
+        .stop(job.stop()).stopGrace(job.stopGrace()).intervals(intervals())
         .progress(Optional.ofNullable(bar == null ? null : (ServeBenchmark.ProgressListener) bar::update))
         .build();
     ServeResult run = bench.run();
@@ -243,9 +264,9 @@ final class ServeRunner {
     String source = job.tokenizer().orElse(job.model());
     Optional<Path> tokJson = source.equals("builtin") ? Optional.empty() : Tokenizers.locate(source);
     if (tokJson.isEmpty()) {
-      throw new UsageException("--use-chat-template needs the model's chat template, and tokenizer '"
-          + source + "' has no directory to take it from; pass --chat-template FILE (a .jinja file,"
-          + " a tokenizer_config.json or a directory holding one)");
+      throw new UsageException(Wording.of(setting("useChatTemplate"), " needs the model's chat template,"
+          + " and tokenizer '" + source + "' has no directory to take it from; pass ",
+          setting("chatTemplate"), " FILE (a .jinja file, a tokenizer_config.json or a directory holding one)"));
     }
     return PromptTemplate.chat(ChatTemplate.load(tokJson.get().toAbsolutePath().getParent()));
   }
