@@ -162,8 +162,12 @@ public final class BenchServeCommand implements Callable<Integer> {
 
   @Option(names = "--result-filename") String resultFilename;
 
-  @Option(names = "--hlog", description = "Also write TTFT/ITL/E2EL/send-lateness HdrHistograms (µs) to this .hlog file.")
+  @Option(names = "--hlog", description = "Also write TTFT/TPOT/ITL/E2EL/send-lateness HdrHistograms (µs) to this .hlog file.")
   Path hlog;
+
+  @Option(names = "--hlog-interval", description = "With --hlog: one TTFT/TPOT/ITL/E2EL histogram per interval of"
+      + " this length (250ms, 1s, …) instead of one per run.")
+  String hlogInterval;
 
   @Option(names = "--metadata", arity = "1..*", description = "KEY=VALUE pairs saved in the raw result.")
   List<String> metadata = new ArrayList<>();
@@ -268,6 +272,12 @@ public final class BenchServeCommand implements Callable<Integer> {
     }
     if (hlog != null) {
       job.histogramLog(hlog);
+    }
+    if (hlogInterval != null) {
+      if (hlog == null) {
+        throw new UsageException("--hlog-interval needs --hlog FILE");
+      }
+      job.histogramLogInterval(duration("--hlog-interval", hlogInterval));
     }
     String key = apiKey != null ? apiKey : System.getenv("OPENAI_API_KEY");
     if (key != null && !key.isEmpty()) {

@@ -10,6 +10,8 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -100,6 +102,43 @@ class BenchServeCommandTest {
           .contains("Median TPOT (ms)");
     }
     assertThat(run("bench", "serve", "--model", "m", "--num-runs", "0")).isEqualTo(2);
+  }
+
+  @Test
+  void hlogIntervalWritesOneHistogramPerIntervalThatAddUpToTheRun(@TempDir Path dir)
+      throws Exception {
+    try (SimServer sim = SimServer.start(SimConfig.builder()
+        .decodeStepBase(Duration.ofMillis(2)).build())) {
+      int rc = run("bench", "serve", "--backend", "vllm", "--base-url", sim.baseUri().toString(),
+          "--model", "m", "--tokenizer", "builtin", "--random-input-len", "16",
+          "--random-output-len", "16", "--num-prompts", "24", "--max-concurrency", "4",
+          "--ignore-eos", "--disable-tqdm", "--save-result", "--result-dir", dir.toString(),
+          "--result-filename", "r.json", "--hlog", dir.resolve("r.hlog").toString(),
+          "--hlog-interval", "10ms");
+      assertThat(rc).as(err.toString()).isZero();
+    }
+    var reader = new org.HdrHistogram.HistogramLogReader(dir.resolve("r.hlog").toFile());
+    java.util.Map<String, List<org.HdrHistogram.Histogram>> byTag = new java.util.TreeMap<>();
+    org.HdrHistogram.EncodableHistogram h;
+    while ((h = reader.nextIntervalHistogram()) != null) {
+      byTag.computeIfAbsent(h.getTag(), k -> new ArrayList<>()).add((org.HdrHistogram.Histogram) h);
+    }
+    JsonNode raw = Json.mapper().readTree(dir.resolve("r.json").toFile());
+    // 6 rounds of ~32 ms requests: several 10 ms intervals, however loaded the machine
+    assertThat(byTag.get("ttft").size()).isGreaterThan(2);
+    assertThat(byTag.get("lateness")).hasSize(1);
+    for (String tag : List.of("ttft", "tpot", "e2el")) {
+      assertThat(byTag.get(tag).stream().mapToLong(x -> x.getTotalCount()).sum()).as(tag)
+          .isEqualTo(24);
+    }
+    assertThat(byTag.get("itl").stream().mapToLong(x -> x.getTotalCount()).sum())
+        .isEqualTo(raw.get("total_output_tokens").asLong() - 24); // one gap per token after the first
+    List<org.HdrHistogram.Histogram> ttft = byTag.get("ttft");
+    for (int i = 1; i < ttft.size(); i++) {
+      assertThat(ttft.get(i).getStartTimeStamp()).isGreaterThanOrEqualTo(ttft.get(i - 1).getStartTimeStamp());
+    }
+    assertThat(run("bench", "serve", "--model", "m", "--hlog-interval", "1s")).isEqualTo(2);
+    assertThat(err.toString()).contains("--hlog-interval needs --hlog FILE");
   }
 
   @Test

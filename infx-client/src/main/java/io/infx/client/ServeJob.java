@@ -192,6 +192,14 @@ public abstract class ServeJob {
   /** Where to write the run's HdrHistogram log ({@code .hlog}), if anywhere. */
   public abstract Optional<Path> histogramLog();
 
+  /**
+   * {@code --hlog-interval}: with {@link #histogramLog()}, TTFT/TPOT/ITL/E2EL go into the log as
+   * one histogram per interval of this length (each stamped with its start and end; their merge
+   * is the whole run) instead of one per run. At least 1 ms; equal to
+   * {@link #intervals()}'s when both are set. Default: one whole-run histogram per metric.
+   */
+  public abstract Optional<Duration> histogramLogInterval();
+
   /** {@code --metadata KEY=VALUE} pairs, in order. */
   public abstract Map<String, String> metadata();
 
@@ -320,6 +328,15 @@ public abstract class ServeJob {
     if (numPrompts() < 1) {
       throw new UsageException("--num-prompts must be ≥ 1, got " + numPrompts());
     }
+    histogramLogInterval().ifPresent(d -> {
+      if (d.compareTo(io.infx.client.metrics.IntervalReporting.MIN_INTERVAL) < 0) {
+        throw new UsageException("--hlog-interval must be at least 1 ms, got " + d);
+      }
+      intervals().filter(i -> !i.every().equals(d)).ifPresent(i -> {
+        throw new UsageException("--hlog-interval " + d + " differs from the interval listener's "
+            + i.every() + ": one run has one interval length");
+      });
+    });
     LoadModel load = loadModel();
     if (dsv4() && !useChatTemplate()) {
       throw new UsageException("--dsv4 requires --use-chat-template to be set.");

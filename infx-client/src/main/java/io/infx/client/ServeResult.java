@@ -227,33 +227,57 @@ public final class ServeResult {
 
   /**
    * Writes the TTFT, TPOT, ITL, E2EL and send-lateness histograms (µs; TPOT µs per token; tags
-   * {@code ttft}, {@code tpot}, {@code itl}, {@code e2el}, {@code lateness})
-   * as an HdrHistogram log ({@code .hlog}), atomically; logs of several runs or workers merge
+   * {@code ttft}, {@code tpot}, {@code itl}, {@code e2el}, {@code lateness}) of the whole measured
+   * phase as an HdrHistogram log ({@code .hlog}), atomically; logs of several runs or workers merge
    * losslessly with HdrHistogram's tools.
    */
   public void writeHistogramLog(java.nio.file.Path file) {
+    writeHistogramLog(file, List.of());
+  }
+
+  /**
+   * As {@link #writeHistogramLog(java.nio.file.Path)}, but with TTFT/TPOT/ITL/E2EL as the given
+   * interval histograms (each stamped with its own start and end), when there are any; send
+   * lateness stays one whole-phase histogram.
+   */
+  void writeHistogramLog(java.nio.file.Path file, List<HistogramLogIntervals.Entry> intervals) {
     io.infx.core.io.AtomicFiles.write(file, out -> {
       java.io.PrintStream ps = new java.io.PrintStream(out, false, java.nio.charset.StandardCharsets.UTF_8);
       org.HdrHistogram.HistogramLogWriter w = new org.HdrHistogram.HistogramLogWriter(ps);
-      w.outputComment("infx serve run: latencies in microseconds; model " + benchmark.model());
+      w.outputComment("infx serve run: latencies in microseconds (tpot: per output token); model "
+          + benchmark.model());
       w.outputLogFormatVersion();
       long startMillis = (long) (startUnix * 1000);
       w.outputStartTime(startMillis);
       w.setBaseTime(startMillis);
       w.outputLegend();
       long endMillis = (long) (endUnix * 1000);
-      for (var e : java.util.Map.of("ttft", ttftHistogram(), "tpot", tpotHistogram(),
-          "itl", itlHistogram(),
-          "e2el", e2elHistogram(), "lateness", latenessHistogram()).entrySet().stream()
-          .sorted(java.util.Map.Entry.comparingByKey()).toList()) {
-        Histogram h = e.getValue();   // each accessor returns a fresh histogram
-        h.setTag(e.getKey());
-        h.setStartTimeStamp(startMillis);
-        h.setEndTimeStamp(endMillis);
-        w.outputIntervalHistogram(h);
+      if (intervals.isEmpty()) {
+        write(w, "e2el", e2elHistogram(), startMillis, endMillis);
+        write(w, "itl", itlHistogram(), startMillis, endMillis);
+        write(w, "tpot", tpotHistogram(), startMillis, endMillis);
+        write(w, "ttft", ttftHistogram(), startMillis, endMillis);
+      } else {
+        for (HistogramLogIntervals.Entry e : intervals) {
+          long s = startMillis + e.startNanos() / 1_000_000;
+          long t = startMillis + e.endNanos() / 1_000_000;
+          write(w, "e2el", HistogramLogIntervals.decompress(e.e2el()), s, t);
+          write(w, "itl", HistogramLogIntervals.decompress(e.itl()), s, t);
+          write(w, "tpot", HistogramLogIntervals.decompress(e.tpot()), s, t);
+          write(w, "ttft", HistogramLogIntervals.decompress(e.ttft()), s, t);
+        }
       }
+      write(w, "lateness", latenessHistogram(), startMillis, endMillis);
       ps.flush();
     });
+  }
+
+  private static void write(org.HdrHistogram.HistogramLogWriter w, String tag, Histogram h,
+      long startMillis, long endMillis) {
+    h.setTag(tag);
+    h.setStartTimeStamp(startMillis);
+    h.setEndTimeStamp(endMillis);
+    w.outputIntervalHistogram(h);
   }
 
   /**

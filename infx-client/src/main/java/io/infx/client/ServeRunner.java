@@ -37,6 +37,8 @@ final class ServeRunner {
   private final ServeJob job;
   private final PrintWriter out;
   private final PrintWriter err;
+  /** The interval histograms kept for {@code --hlog-interval}; null without it. */
+  private HistogramLogIntervals hlogIntervals;
 
   ServeRunner(ServeJob job, PrintWriter out, PrintWriter err) {
     this.job = job;
@@ -105,7 +107,8 @@ final class ServeRunner {
         RawResult.write(f, raw);
         file = Optional.of(f);
       }
-      job.histogramLog().ifPresent(run::writeHistogramLog);
+      job.histogramLog().ifPresent(f -> run.writeHistogramLog(f,
+          hlogIntervals == null ? List.of() : hlogIntervals.entries()));
       return new ServeJob.Outcome(run, m, file, gate(m.completed(), m.requested(), m.inputLengthCheck()),
           job.model(), job.metrics(), Optional.of(server));
     }
@@ -145,6 +148,21 @@ final class ServeRunner {
   }
 
   /** Warm-ups and the measured phase, with the progress bar and the run's notes on stderr. */
+  /**
+   * The run's interval reporting: the job's listener, with the {@code --hlog-interval} log
+   * keeping each interval first when both are asked for (checked equal by
+   * {@link ServeJob#checkedLoad()}).
+   */
+  private Optional<io.infx.client.metrics.IntervalReporting> intervals() {
+    if (job.histogramLog().isEmpty() || job.histogramLogInterval().isEmpty()) {
+      return job.intervals();
+    }
+    hlogIntervals = new HistogramLogIntervals(
+        job.intervals().map(io.infx.client.metrics.IntervalReporting::listener).orElse(null));
+    return Optional.of(io.infx.client.metrics.IntervalReporting.every(
+        job.histogramLogInterval().get(), hlogIntervals));
+  }
+
   private ServeResult benchmark(LoadModel load, List<Prompt> prompts, Tokenizer t,
       OptionalInt expectedFraming) {
     ImmutableClientOptions.Builder co = ClientOptions.builder().baseUri(job.base())
@@ -171,7 +189,7 @@ final class ServeRunner {
         .expectedFraming(expectedFraming)
         .warmups(job.numWarmups()).clientWarmup(job.clientWarmup()).body(job.body())
         .seed(job.seed()).profile(job.profile())
-        .stop(job.stop()).stopGrace(job.stopGrace()).intervals(job.intervals())
+        .stop(job.stop()).stopGrace(job.stopGrace()).intervals(intervals())
         .progress(Optional.ofNullable(bar == null ? null : (ServeBenchmark.ProgressListener) bar::update))
         .build();
     ServeResult run = bench.run();

@@ -74,6 +74,20 @@ class IntervalReportingSimTest {
   }
 
   @Test
+  void aJobHasOneIntervalLength() {
+    ImmutableServeJob.Builder job = ServeJob.builder().backend(ServingBackend.VLLM).model("m")
+        .histogramLog(java.nio.file.Path.of("r.hlog")).histogramLogInterval(Duration.ofSeconds(1));
+    assertThat(job.build().checkedLoad()).isNotNull();
+    assertThatThrownBy(() -> job.intervals(IntervalReporting.every(Duration.ofSeconds(2), m -> { }))
+        .build().checkedLoad())
+        .isInstanceOf(io.infx.core.UsageException.class)
+        .hasMessageContaining("--hlog-interval PT1S differs from the interval listener's PT2S");
+    assertThatThrownBy(() -> ServeJob.builder().backend(ServingBackend.VLLM).model("m")
+        .histogramLogInterval(Duration.ofNanos(10)).build().checkedLoad())
+        .isInstanceOf(io.infx.core.UsageException.class).hasMessageContaining("at least 1 ms");
+  }
+
+  @Test
   void intervalShorterThanAMillisecondIsRejected() {
     assertThatThrownBy(() -> IntervalReporting.every(Duration.ofNanos(999_999), m -> { }))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least 1 ms");
