@@ -1,29 +1,21 @@
 package com.acme.benchci;
 
-import io.infx.client.BodyOptions;
 import io.infx.client.ServeJob;
 import io.infx.client.ServeMetrics;
-import io.infx.client.ServingBackend;
 import io.infx.client.metrics.LatencyStats;
 import io.infx.client.sim.SimConfig;
 import io.infx.client.sim.SimServer;
+import io.infx.fleet.RunIdentities;
+import io.infx.fleet.ServePresets;
 import io.infx.matrix.ConfigIdentity;
 import io.infx.matrix.Matrix;
 import io.infx.matrix.MatrixRow;
 import io.infx.matrix.Sweep;
 import io.infx.results.AggregateRow;
-import io.infx.results.Parallelism;
-import io.infx.results.ProcessRequest;
-import io.infx.results.ResultProcessor;
-import io.infx.results.RunIdentity;
-import io.infx.results.SingleNodeTopology;
-import java.io.IOException;
+import io.infx.results.Normalizer;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -74,10 +66,9 @@ public final class BenchmarkGate {
     out.println("expanded: " + matrix.size() + " matrix rows");
 
     List<Point> points = new ArrayList<>();
-    Path work = tempDir();
     try (SimServer server = SimServer.start(SimConfig.builder().decodeStepBase(Duration.ofMillis(2)).build())) {
       for (MatrixRow row : matrix) {
-        points.add(benchmark(server, row, work));
+        points.add(benchmark(server, row));
       }
     }
 
@@ -102,36 +93,23 @@ public final class BenchmarkGate {
     return pass;
   }
 
-  static Point benchmark(SimServer server, MatrixRow row, Path work) {
-    int conc = row.conc().get(0);
-    // The generator's field names (the matrix JSON contract); typed accessors on the row types
-    // replace these when the typed row contract (issue "One typed contract per stage boundary") lands.
-    int isl = ((Number) row.fields().get("isl")).intValue();
-    int osl = ((Number) row.fields().get("osl")).intValue();
-    int tp = ((Number) row.fields().get("tp")).intValue();
-    String name = row.expName() + "_conc" + conc;
+  /**
+   * One point through infx's typed bridges, with nothing mapped by hand: the matrix row gives the
+   * serve benchmark with InferenceX's workload rules ({@code ServePresets}: 10 × conc prompts,
+   * 2 × conc warm-ups, range ratio 0.8, ignore-eos) and the run identity ({@code RunIdentities});
+   * the client's typed outcome is normalized into the aggregate row without a raw file.
+   */
+  static Point benchmark(SimServer server, MatrixRow row) {
     StringWriter log = new StringWriter();   // the benchmark_serving summary; this tool prints its own
     PrintWriter quiet = new PrintWriter(log, true);
-    ServeJob.Outcome outcome = ServeJob.builder()
-        .backend(ServingBackend.parse("vllm"))
+    ServeJob.Outcome outcome = ServePresets.of(row)
         .baseUrl(server.baseUri())
-        .model(row.model())
         .tokenizer("builtin")
-        .randomInputLen(isl).randomOutputLen(osl).randomRangeRatio(0.8)
-        .numPrompts(8 * conc).numWarmups(conc).maxConcurrency(conc)
-        .body(BodyOptions.builder().ignoreEos(true).build())
-        .saveResult(true).resultDir(work).resultFilename(name + ".json")
+        .saveResult(false)
         .progress(false)
         .build()
         .run(quiet, quiet);
-
-    RunIdentity identity = RunIdentity.builder()
-        .hw(row.runner()).image(row.image()).modelPrefix(row.modelPrefix()).framework(row.framework())
-        .precision(row.precision()).specDecoding("none").disagg(false).isl(isl).osl(osl)
-        .topology(SingleNodeTopology.of(Parallelism.of(tp, 1), false))
-        .build();
-    AggregateRow aggregate = ResultProcessor.process(ProcessRequest.builder()
-        .workDir(work).resultFilename(name).identity(identity).build()).row();
+    AggregateRow aggregate = Normalizer.reference().normalize(outcome, RunIdentities.of(row));
     return new Point(row, outcome.metrics(), outcome.result().ttftHistogram(),
         outcome.result().tpotHistogram(), aggregate);
   }
@@ -163,14 +141,6 @@ public final class BenchmarkGate {
         out.printf("      %7d–%-7d %-30s %d%n", lo + i * width, lo + (i + 1) * width - 1,
             "#".repeat((int) Math.max(1, 30 * bins[i] / most)), bins[i]);
       }
-    }
-  }
-
-  private static Path tempDir() {
-    try {
-      return Files.createTempDirectory("bench-ci");
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
     }
   }
 }
