@@ -147,7 +147,8 @@ public final class Main implements Runnable {
       Exception ex, CommandLine cmd, CommandLine.ParseResult parseResult) {
     PrintWriter err = cmd.getErr();
     if (ex instanceof InfxException ie) {
-      err.println("infx: error: " + ie.getMessage());
+      // library messages name settings in library words (numPrompts): show this command's flags
+      err.println("infx: error: " + ie.message(setting -> SettingFlags.flagFor(cmd.getCommandSpec(), setting)));
       return ie.exitCode();
     }
     if (ex instanceof ParameterException pe) {

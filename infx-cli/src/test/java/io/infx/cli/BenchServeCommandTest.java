@@ -191,6 +191,12 @@ class BenchServeCommandTest {
         "--base-url", "http://127.0.0.1:9")).isEqualTo(2);
     assertThat(err.toString()).contains("--dsv4 requires --use-chat-template to be set.")
         .doesNotContain("\tat ");
+    err.getBuffer().setLength(0);
+    // the library says numPrompts (ServeJob's attribute); the command line names the flag typed
+    assertThat(run("bench", "serve", "--model", "m", "--num-prompts", "0", "--tokenizer", "builtin",
+        "--base-url", "http://127.0.0.1:9")).isEqualTo(2);
+    assertThat(err.toString()).contains("infx: error: --num-prompts must be ≥ 1, got 0")
+        .doesNotContain("numPrompts");
   }
 
   @Test

@@ -1,7 +1,10 @@
 package io.infx.client;
 
+import static io.infx.core.Wording.setting;
+
 import io.infx.core.InfxStyle;
 import io.infx.core.UsageException;
+import io.infx.core.Wording;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -42,23 +45,23 @@ public abstract class MetricOptions {
   protected void check() {
     for (String m : percentileMetrics()) {
       if (!METRICS.contains(m)) {
-        throw new UsageException("--percentile-metrics: unknown metric '" + m
-            + "' (known: ttft, tpot, itl, e2el)");
+        throw new UsageException(Wording.of(setting("percentileMetrics"), ": unknown metric '" + m
+            + "' (known: ttft, tpot, itl, e2el)"));
       }
     }
     for (double p : metricPercentiles()) {
       if (!(p >= 0 && p <= 100)) {
-        throw new UsageException("--metric-percentiles: " + p + " is not in [0, 100]");
+        throw new UsageException(Wording.of(setting("metricPercentiles"), ": " + p + " is not in [0, 100]"));
       }
     }
     for (Map.Entry<String, Double> e : goodput().entrySet()) {
       if (!Set.of("ttft", "tpot", "e2el").contains(e.getKey())) {
-        throw new UsageException("--goodput: invalid metric name '" + e.getKey()
-            + "' (valid: ttft, tpot, e2el)");
+        throw new UsageException(Wording.of(setting("goodput"), ": invalid metric name '" + e.getKey()
+            + "' (valid: ttft, tpot, e2el)"));
       }
       if (!(e.getValue() >= 0)) {
-        throw new UsageException("--goodput: the SLO of " + e.getKey()
-            + " must be a non-negative number of milliseconds, got " + e.getValue());
+        throw new UsageException(Wording.of(setting("goodput"), ": the SLO of " + e.getKey()
+            + " must be a non-negative number of milliseconds, got " + e.getValue()));
       }
     }
   }

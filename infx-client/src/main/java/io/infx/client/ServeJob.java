@@ -1,10 +1,13 @@
 package io.infx.client;
 
+import static io.infx.core.Wording.setting;
+
 import io.infx.client.load.LoadModel;
 import io.infx.client.load.OpenLoop;
 import io.infx.core.InfxException;
 import io.infx.core.InfxStyle;
 import io.infx.core.UsageException;
+import io.infx.core.Wording;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.nio.file.Path;
@@ -322,11 +325,11 @@ public abstract class ServeJob {
    * Checks the flags that need no file and no network, in the order the command always checked
    * them, and returns the load model they describe.
    *
-   * @throws UsageException naming the flag
+   * @throws UsageException naming the setting
    */
   LoadModel checkedLoad() {
     if (numPrompts() < 1) {
-      throw new UsageException("--num-prompts must be ≥ 1, got " + numPrompts());
+      throw new UsageException(Wording.of(setting("numPrompts"), " must be ≥ 1, got " + numPrompts()));
     }
     histogramLogInterval().ifPresent(d -> {
       if (d.compareTo(io.infx.client.metrics.IntervalReporting.MIN_INTERVAL) < 0) {
@@ -339,7 +342,7 @@ public abstract class ServeJob {
     });
     LoadModel load = loadModel();
     if (dsv4() && !useChatTemplate()) {
-      throw new UsageException("--dsv4 requires --use-chat-template to be set.");
+      throw new UsageException(Wording.of(setting("dsv4"), " requires ", setting("useChatTemplate"), " to be set."));
     }
     ServeBenchmark.checkEndpoint(backend(), endpointPath());
     if (saveResult()) {
@@ -352,7 +355,7 @@ public abstract class ServeJob {
   private static void requireFileName(String name) {
     Path p = Path.of(name).getFileName();
     io.infx.core.io.FileNames.problem(p == null ? "" : p.toString()).ifPresent(problem -> {
-      throw new UsageException("--result-filename '" + name + "' " + problem);
+      throw new UsageException(Wording.of(setting("resultFilename"), " '" + name + "' " + problem));
     });
   }
 
@@ -401,12 +404,12 @@ public abstract class ServeJob {
    */
   LoadModel loadModel() {
     if (!(burstiness() > 0) || Double.isInfinite(burstiness())) {
-      throw new UsageException("--burstiness must be a finite number > 0 (the gamma shape), got "
-          + burstiness());
+      throw new UsageException(Wording.of(setting("burstiness"),
+          " must be a finite number > 0 (the gamma shape), got " + burstiness()));
     }
     double rate = requestRate();
     if (!(rate > 0)) {
-      throw new UsageException("--request-rate must be > 0 or inf, got " + rate);
+      throw new UsageException(Wording.of(setting("requestRate"), " must be > 0 or inf, got " + rate));
     }
     if (Double.isInfinite(rate)) {
       return LoadModel.closed(maxConcurrency().orElse(numPrompts()));

@@ -1,5 +1,7 @@
 package io.infx.client;
 
+import static io.infx.core.Wording.setting;
+
 import io.infx.client.chat.ChatTemplate;
 import io.infx.client.chat.PromptTemplate;
 import io.infx.client.dataset.JsonlDataset;
@@ -11,6 +13,7 @@ import io.infx.client.tokenizer.Tokenizers;
 import io.infx.core.ErrorKind;
 import io.infx.core.InfxException;
 import io.infx.core.UsageException;
+import io.infx.core.Wording;
 import io.infx.core.io.OutputPreflight;
 import io.infx.core.provenance.ServerProvenance;
 import java.io.IOException;
@@ -117,10 +120,10 @@ final class ServeRunner {
   /** Before any traffic: a multi-hour run must not end in an unwritable directory. */
   private void preflightOutputs() {
     if (job.saveResult()) {
-      OutputPreflight.check(job.resultDir().orElse(Path.of("")), "--result-dir");
+      OutputPreflight.check(job.resultDir().orElse(Path.of("")), Wording.of(setting("resultDir")));
     }
     job.histogramLog().ifPresent(h -> OutputPreflight.check(
-        h.toAbsolutePath().getParent(), "the --hlog directory"));
+        h.toAbsolutePath().getParent(), Wording.of("the ", setting("histogramLog"), " directory")));
   }
 
   private void describe(PromptTemplate template, Tokenizer t) {
@@ -140,7 +143,7 @@ final class ServeRunner {
           job.randomRangeRatio(), job.randomPrefixLen(), job.numPrompts(), job.seed(), template,
           serverAdded);
       case "jsonl" -> JsonlDataset.read(job.datasetPath().orElseThrow(() ->
-          new UsageException("--dataset-name jsonl needs --dataset-path FILE")), t,
+          new UsageException(Wording.of(setting("datasetName"), " jsonl needs ", setting("datasetPath"), " FILE"))), t,
           job.randomOutputLen(), job.numPrompts());
       default -> throw new UsageException("unknown dataset '" + job.datasetName()
           + "' (supported: random, jsonl)");
@@ -261,9 +264,9 @@ final class ServeRunner {
     String source = job.tokenizer().orElse(job.model());
     Optional<Path> tokJson = source.equals("builtin") ? Optional.empty() : Tokenizers.locate(source);
     if (tokJson.isEmpty()) {
-      throw new UsageException("--use-chat-template needs the model's chat template, and tokenizer '"
-          + source + "' has no directory to take it from; pass --chat-template FILE (a .jinja file,"
-          + " a tokenizer_config.json or a directory holding one)");
+      throw new UsageException(Wording.of(setting("useChatTemplate"), " needs the model's chat template,"
+          + " and tokenizer '" + source + "' has no directory to take it from; pass ",
+          setting("chatTemplate"), " FILE (a .jinja file, a tokenizer_config.json or a directory holding one)"));
     }
     return PromptTemplate.chat(ChatTemplate.load(tokJson.get().toAbsolutePath().getParent()));
   }

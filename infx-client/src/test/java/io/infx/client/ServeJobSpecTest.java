@@ -26,15 +26,15 @@ class ServeJobSpecTest {
   void flagChecksComeBeforeAnyTrafficInTheCommandsOrder() {
     // --num-prompts is judged first even when the rate is wrong too
     assertThatThrownBy(() -> job().numPrompts(0).requestRate(-1).build().checkedLoad())
-        .isInstanceOf(UsageException.class).hasMessage("--num-prompts must be ≥ 1, got 0");
+        .isInstanceOf(UsageException.class).hasMessage("numPrompts must be ≥ 1, got 0");
     assertThatThrownBy(() -> job().requestRate(-1).dsv4(true).build().checkedLoad())
-        .isInstanceOf(UsageException.class).hasMessageStartingWith("--request-rate must be > 0 or inf");
+        .isInstanceOf(UsageException.class).hasMessageStartingWith("requestRate must be > 0 or inf");
     assertThatThrownBy(() -> job().burstiness(0).build().checkedLoad())
-        .isInstanceOf(UsageException.class).hasMessageStartingWith("--burstiness must be a finite number > 0");
+        .isInstanceOf(UsageException.class).hasMessageStartingWith("burstiness must be a finite number > 0");
     assertThatThrownBy(() -> job().dsv4(true).build().checkedLoad())
-        .isInstanceOf(UsageException.class).hasMessage("--dsv4 requires --use-chat-template to be set.");
+        .isInstanceOf(UsageException.class).hasMessage("dsv4 requires useChatTemplate to be set.");
     assertThatThrownBy(() -> job().saveResult(true).resultFilename("..").build().checkedLoad())
-        .isInstanceOf(UsageException.class).hasMessage("--result-filename '..' is '..', which names a directory");
+        .isInstanceOf(UsageException.class).hasMessage("resultFilename '..' is '..', which names a directory");
     // the file name is only judged when the result is saved
     assertThat(job().resultFilename("..").build().checkedLoad()).isNotNull();
   }

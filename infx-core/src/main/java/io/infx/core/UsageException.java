@@ -8,4 +8,9 @@ public class UsageException extends InfxException {
   public UsageException(String message) {
     super(ErrorKind.USAGE, message);
   }
+
+  /** A usage error naming settings in the library's words (see {@link Wording}). */
+  public UsageException(Wording message) {
+    super(ErrorKind.USAGE, message);
+  }
 }

@@ -1,11 +1,14 @@
 package io.infx.run;
 
+import static io.infx.core.Wording.setting;
+
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.infx.client.sim.SimConfig;
 import io.infx.core.ErrorKind;
 import io.infx.core.InfxException;
 import io.infx.core.UsageException;
+import io.infx.core.Wording;
 import io.infx.core.io.AtomicFiles;
 import io.infx.core.io.DirectoryLock;
 import io.infx.core.io.OutputPreflight;
@@ -127,14 +130,14 @@ public final class BenchmarkRun {
       adapterOptions.requireFor(options.adapter());
     }
     if (options.adapter().equals("slurm") && !options.simulator().equals(SimConfig.defaults())) {
-      throw new UsageException("the slurm adapter runs the simulator with its defaults; simulator options "
-          + "(--sim-option) work on the local adapter only");
+      throw new UsageException(Wording.of("the slurm adapter runs the simulator with its defaults;"
+          + " simulator options (", setting("simulator"), ") work on the local adapter only"));
     }
     if (options.adapter().equals("slurm")) {
       SlurmJobSettings.fromOptions(adapterOptions); // rejects unknown keys and bad values before any point runs
       if (options.endpoint().isPresent()) {
-        throw new UsageException("--endpoint benchmarks a server this machine reaches: use the local adapter "
-            + "(a Slurm job would start its own server)");
+        throw new UsageException(Wording.of(setting("endpoint"), " benchmarks a server this machine"
+            + " reaches: use the local adapter (a Slurm job would start its own server)"));
       }
     }
     // the fleet routes by the runners.yaml cluster records (Slurm settings, env), as
@@ -266,9 +269,9 @@ public final class BenchmarkRun {
     }
     Path fallback = Path.of("configs", "runners.yaml");
     if (!Files.isRegularFile(fallback)) {
-      throw new UsageException("no runner file: neither " + options.configFiles().get(0).resolveSibling("runners.yaml")
-          + " (next to the first config) nor " + fallback + " (in the working directory) exists; "
-          + "pass --runner-config FILE");
+      throw new UsageException(Wording.of("no runner file: neither "
+          + options.configFiles().get(0).resolveSibling("runners.yaml") + " (next to the first config) nor "
+          + fallback + " (in the working directory) exists; pass ", setting("runnerConfig"), " FILE"));
     }
     return fallback;
   }
@@ -322,7 +325,7 @@ public final class BenchmarkRun {
     // One run per directory (a second `infx run` on the same --out is refused, not interleaved),
     // and the directory must take results before any point is launched.
     try (DirectoryLock lock = DirectoryLock.acquire(options.out(), "infx run")) {
-      OutputPreflight.check(options.out(), "--out");
+      OutputPreflight.check(options.out(), Wording.of(setting("out")));
       return runLocked(plan, listener);
     }
   }

@@ -147,6 +147,6 @@ class BenchmarkRunPlanTest {
     assertThatThrownBy(() -> plan(RunOptions.builder().addConfigFiles(cfg)))
         .isInstanceOf(UsageException.class)
         .hasMessageContaining(cfg.resolveSibling("runners.yaml").toString())
-        .hasMessageContaining("--runner-config");
+        .hasMessageContaining("pass runnerConfig FILE");
   }
 }

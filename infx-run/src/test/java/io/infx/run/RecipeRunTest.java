@@ -91,6 +91,6 @@ class RecipeRunTest {
     }
     assertThatThrownBy(() -> BenchmarkRun.of(RunOptions.builder().addConfigFiles(cfg).out(tmp.resolve("o2"))
         .adapter("slurm").endpoint(java.net.URI.create("http://127.0.0.1:1")).build()))
-        .hasMessageContaining("--endpoint");
+        .hasMessageContaining("endpoint benchmarks a server");
   }
 }

@@ -2,6 +2,7 @@ package io.infx.store;
 
 import io.infx.core.ErrorKind;
 import io.infx.core.InfxException;
+import io.infx.core.Wording;
 
 /**
  * A store operation failed: the database cannot be opened or migrated, an input directory holds
@@ -13,6 +14,11 @@ public class StoreException extends InfxException {
   private static final long serialVersionUID = 1L;
 
   public StoreException(String message) {
+    super(ErrorKind.STORE, message);
+  }
+
+  /** A message naming settings in the library's words (see {@link Wording}). */
+  public StoreException(Wording message) {
     super(ErrorKind.STORE, message);
   }
 

@@ -1,6 +1,9 @@
 package io.infx.store;
 
+import static io.infx.core.Wording.setting;
+
 import io.infx.core.UsageException;
+import io.infx.core.Wording;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Objects;
@@ -49,7 +52,8 @@ public final class StoreLocation {
    */
   public static StoreLocation postgres(String jdbcUrl) {
     if (jdbcUrl == null || !jdbcUrl.toLowerCase(Locale.ROOT).startsWith("jdbc:postgresql:")) {
-      throw new UsageException("--db: a database URL must start with jdbc:postgresql: (got " + redact(String.valueOf(jdbcUrl)) + ")");
+      throw new UsageException(Wording.of(setting("db"), ": a database URL must start with jdbc:postgresql: (got "
+          + redact(String.valueOf(jdbcUrl)) + ")"));
     }
     return new StoreLocation(null, jdbcUrl);
   }
@@ -61,7 +65,7 @@ public final class StoreLocation {
    */
   public static StoreLocation parse(String value) {
     if (value == null || value.isBlank()) {
-      throw new UsageException("--db: empty location; give a file path or a jdbc:postgresql:// URL");
+      throw new UsageException(Wording.of(setting("db"), ": empty location; give a file path or a jdbc:postgresql:// URL"));
     }
     if (value.toLowerCase(Locale.ROOT).startsWith("jdbc:")) {
       return postgres(value);

@@ -105,7 +105,7 @@ abstract class StoreContract {
     Path run = Fixtures.artifactDir(tmp.resolve("sim"), D1, false, sim);
     try (ResultStore store = ResultStore.open(freshStore())) {
       assertThatThrownBy(() -> store.ingest(run, IngestOptions.defaults()))
-          .isInstanceOf(StoreException.class).hasMessageContaining("simulated").hasMessageContaining("--allow-simulated");
+          .isInstanceOf(StoreException.class).hasMessageContaining("simulated").hasMessageContaining("pass allowSimulated");
       assertThat(store.runs()).isEmpty();
       IngestReport r = store.ingest(run, IngestOptions.defaults().allowSimulated(true));
       assertThat(r.benchmarksInserted()).isEqualTo(1);

@@ -1,10 +1,13 @@
 package io.infx.client.chat;
 
+import static io.infx.core.Wording.setting;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.infx.client.ChatMessage;
 import io.infx.client.chat.internal.JinjaTemplate;
 import io.infx.client.chat.internal.TemplateError;
+import io.infx.core.Wording;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -99,9 +102,9 @@ public final class ChatTemplate {
     if (cfg != null && cfg.hasNonNull("chat_template")) {
       return compile(pick(cfg.get("chat_template"), config), config + " (chat_template)", special);
     }
-    throw new ChatTemplateException("no chat template in " + dir + ": looked for"
+    throw new ChatTemplateException(Wording.of("no chat template in " + dir + ": looked for"
         + " chat_template.jinja, chat_template.json and a chat_template in tokenizer_config.json"
-        + " (pass --chat-template FILE to give one)");
+        + " (pass ", setting("chatTemplate"), " FILE to give one)"));
   }
 
   private static String pick(JsonNode t, Path config) {

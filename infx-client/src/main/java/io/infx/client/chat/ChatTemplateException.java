@@ -2,6 +2,7 @@ package io.infx.client.chat;
 
 import io.infx.core.ErrorKind;
 import io.infx.core.InfxException;
+import io.infx.core.Wording;
 
 /**
  * A chat template that cannot be loaded (no template, unreadable file, syntax error with line and
@@ -10,6 +11,11 @@ import io.infx.core.InfxException;
  */
 public final class ChatTemplateException extends InfxException {
   public ChatTemplateException(String message) {
+    super(ErrorKind.CHAT_TEMPLATE, message);
+  }
+
+  /** A message naming settings in the library's words (see {@link Wording}). */
+  public ChatTemplateException(Wording message) {
     super(ErrorKind.CHAT_TEMPLATE, message);
   }
 

@@ -1,8 +1,11 @@
 package io.infx.client.dataset;
 
+import static io.infx.core.Wording.setting;
+
 import io.infx.client.chat.PromptTemplate;
 import io.infx.client.tokenizer.Tokenizer;
 import io.infx.core.UsageException;
+import io.infx.core.Wording;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -80,7 +83,7 @@ public final class RandomDataset {
           + prefixLen + ", " + numPrompts + ")");
     }
     if (!(rangeRatio >= 0 && rangeRatio <= 1)) {
-      throw new UsageException("--random-range-ratio must be in [0, 1], got " + rangeRatio);
+      throw new UsageException(Wording.of(setting("randomRangeRatio"), " must be in [0, 1], got " + rangeRatio));
     }
     int vocab = tokenizer.vocabSize();
     if (vocab < 1) {
@@ -89,8 +92,8 @@ public final class RandomDataset {
     if (template != null) {
       int templateLen = templateTokens(tokenizer, template);
       if (inputLen - templateLen < 0) {
-        throw new UsageException("--random-input-len " + inputLen + " is shorter than the chat"
-            + " template's own " + templateLen + " tokens (" + template.description() + ")");
+        throw new UsageException(Wording.of(setting("randomInputLen"), " " + inputLen + " is shorter than"
+            + " the chat template's own " + templateLen + " tokens (" + template.description() + ")"));
       }
       inputLen -= templateLen;
     }

@@ -1,7 +1,10 @@
 package io.infx.client.tokenizer;
 
+import static io.infx.core.Wording.setting;
+
 import io.infx.core.ErrorKind;
 import io.infx.core.InfxException;
+import io.infx.core.Wording;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -39,10 +42,10 @@ public final class Tokenizers {
       if (file.isPresent()) {
         return new Resolved(HfTokenizer.load(file.get(), v), "");
       }
-      throw new InfxException(ErrorKind.TOKENIZER, "--tokenizer " + v + ": no tokenizer.json found"
-          + " (looked for a file, a directory holding tokenizer.json, and the model in the local"
-          + " Hugging Face cache " + cacheDirs() + "); infx never downloads. Pass a tokenizer.json"
-          + " path or --tokenizer builtin.");
+      throw new InfxException(ErrorKind.TOKENIZER, Wording.of(setting("tokenizer"), " " + v
+          + ": no tokenizer.json found (looked for a file, a directory holding tokenizer.json, and"
+          + " the model in the local Hugging Face cache " + cacheDirs() + "); infx never downloads."
+          + " Pass a tokenizer.json path or ", setting("tokenizer"), " builtin."));
     }
     Optional<Path> file = locate(model);
     if (file.isPresent()) {
@@ -52,9 +55,10 @@ public final class Tokenizers {
       return new Resolved(BuiltinTokenizer.instance(),
           "tokenizer: builtin (the server is the infx simulator, which counts tokens with it)");
     }
-    throw new InfxException(ErrorKind.TOKENIZER, "no local tokenizer for model '" + model + "' (looked in"
-        + " the local Hugging Face cache " + cacheDirs() + "); infx never downloads. Pass"
-        + " --tokenizer PATH/tokenizer.json, a directory holding one, or --tokenizer builtin.");
+    throw new InfxException(ErrorKind.TOKENIZER, Wording.of("no local tokenizer for model '" + model
+        + "' (looked in the local Hugging Face cache " + cacheDirs() + "); infx never downloads."
+        + " Pass ", setting("tokenizer"), " PATH/tokenizer.json, a directory holding one, or ",
+        setting("tokenizer"), " builtin."));
   }
 
   /** A tokenizer.json for a path or a model id, if one exists locally. */

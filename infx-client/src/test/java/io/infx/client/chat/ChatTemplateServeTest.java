@@ -115,14 +115,14 @@ class ChatTemplateServeTest {
   @Test
   void dsv4WithoutUseChatTemplateIsRefusedAsTheReferenceRefusesIt() {
     assertThatThrownBy(() -> run(job().dsv4(true))).isInstanceOf(UsageException.class)
-        .hasMessage("--dsv4 requires --use-chat-template to be set.");
+        .hasMessage("dsv4 requires useChatTemplate to be set.");
     assertThat(prompts).isEmpty();
   }
 
   @Test
   void aBuiltinTokenizerWithoutATemplateFileIsAClearUsageError() {
     assertThatThrownBy(() -> run(job().useChatTemplate(true))).isInstanceOf(UsageException.class)
-        .hasMessageContaining("--chat-template");
+        .hasMessageContaining("pass chatTemplate FILE");
   }
 
   @Test

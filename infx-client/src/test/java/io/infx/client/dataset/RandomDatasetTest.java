@@ -314,7 +314,7 @@ class RandomDatasetTest {
   @Test
   void invalidParametersAreUsageErrors() {
     assertThatThrownBy(() -> RandomDataset.generate(TOK, 10, 10, 1.5, 0, 1, 0))
-        .isInstanceOf(UsageException.class).hasMessageContaining("range-ratio");
+        .isInstanceOf(UsageException.class).hasMessageContaining("randomRangeRatio must be in [0, 1]");
     assertThatThrownBy(() -> RandomDataset.generate(TOK, -1, 10, 1.0, 0, 1, 0))
         .isInstanceOf(UsageException.class);
     assertThatThrownBy(() -> RandomDataset.generate(TOK, 10, 0, 1.0, 0, 1, 0))

@@ -2,6 +2,7 @@ package io.infx.core.io;
 
 import io.infx.core.ErrorKind;
 import io.infx.core.InfxException;
+import io.infx.core.Wording;
 import java.io.IOException;
 import java.nio.file.FileStore;
 import java.nio.file.Files;
@@ -26,31 +27,42 @@ public final class OutputPreflight {
   /**
    * Checks {@code dir} (created when missing, as the result writer would).
    *
-   * @param what how the directory is named to the user, e.g. {@code --result-dir}
+   * @param what how the directory is named to the user, e.g. {@code the output directory}
    * @throws InfxException kind {@code file} naming the directory and the cause
    */
   public static void check(Path dir, String what) {
+    check(dir, Wording.of(what));
+  }
+
+  /**
+   * Checks {@code dir} (created when missing, as the result writer would).
+   *
+   * @param what how the directory is named, e.g. {@code Wording.of(setting("resultDir"))}: the
+   *     setting's library name, shown by the command line as its flag
+   * @throws InfxException kind {@code file} naming the directory and the cause
+   */
+  public static void check(Path dir, Wording what) {
     Path d = dir.toString().isEmpty() ? Path.of(".") : dir;
     Path abs = d.toAbsolutePath().normalize();
     if (Files.exists(abs) && !Files.isDirectory(abs)) {
-      throw new InfxException(ErrorKind.FILE, what + " " + d + " is not a directory");
+      throw new InfxException(ErrorKind.FILE, Wording.of(what, " " + d + " is not a directory"));
     }
     try {
       Files.createDirectories(abs);
     } catch (IOException e) {
-      throw new InfxException(ErrorKind.FILE, "cannot create " + what + " " + d + ": " + cause(e)
-          + " (checked before sending any request)", e);
+      throw new InfxException(ErrorKind.FILE, Wording.of("cannot create ", what, " " + d + ": " + cause(e)
+          + " (checked before sending any request)"), e);
     }
     if (!Files.isWritable(abs)) {
-      throw new InfxException(ErrorKind.FILE, what + " " + d + " is not writable"
-          + " (checked before sending any request)");
+      throw new InfxException(ErrorKind.FILE, Wording.of(what, " " + d + " is not writable"
+          + " (checked before sending any request)"));
     }
     try {
       FileStore store = Files.getFileStore(abs);
       long free = store.getUsableSpace();
       if (free < MIN_FREE_BYTES) {
-        throw new InfxException(ErrorKind.FILE, what + " " + d + " has only " + free + " bytes free (at least "
-            + MIN_FREE_BYTES + " needed; checked before sending any request)");
+        throw new InfxException(ErrorKind.FILE, Wording.of(what, " " + d + " has only " + free
+            + " bytes free (at least " + MIN_FREE_BYTES + " needed; checked before sending any request)"));
       }
     } catch (IOException e) {
       // no file-store information (some network file systems): the probe below still decides
@@ -62,8 +74,8 @@ public final class OutputPreflight {
       AtomicFiles.write(probe, bytes); // create
       AtomicFiles.write(probe, bytes); // atomically replace
     } catch (InfxException e) {
-      throw new InfxException(ErrorKind.FILE, "cannot write results into " + what + " " + d + ": "
-          + e.getMessage() + " (checked before sending any request)", e);
+      throw new InfxException(ErrorKind.FILE, Wording.of("cannot write results into ", what, " " + d + ": "
+          + e.getMessage() + " (checked before sending any request)"), e);
     } finally {
       try {
         Files.deleteIfExists(probe);

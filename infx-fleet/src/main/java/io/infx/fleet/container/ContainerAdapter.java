@@ -1,6 +1,9 @@
 package io.infx.fleet.container;
 
+import static io.infx.core.Wording.setting;
+
 import io.infx.core.UsageException;
+import io.infx.core.Wording;
 import io.infx.fleet.bench.BenchDriver;
 import io.infx.fleet.bench.ServerSpec;
 import io.infx.fleet.spi.AdapterOptions;
@@ -55,8 +58,8 @@ public final class ContainerAdapter implements FleetAdapter {
   @Override
   public JobStatus launch(PointLaunch launch) {
     if (!(launch.server() instanceof ServerSpec.Command)) {
-      throw new UsageException("the container adapter runs a server command inside the row's image; pass "
-          + "--server-cmd (e.g. 'vllm serve $MODEL --port $PORT -tp $TP')");
+      throw new UsageException(Wording.of("the container adapter runs a server command inside the row's"
+          + " image; pass ", setting("serverCommand"), " (e.g. 'vllm serve $MODEL --port $PORT -tp $TP')"));
     }
     ContainerBackend backend = backend(launch.options(), launch.workspace());
     if (!backend.available()) {

@@ -1,8 +1,11 @@
 package io.infx.fleet.launch;
 
+import static io.infx.core.Wording.setting;
+
 import io.infx.core.ErrorKind;
 import io.infx.core.InfxException;
 import io.infx.core.UsageException;
+import io.infx.core.Wording;
 import io.infx.core.io.AtomicFiles;
 import io.infx.core.launch.LaunchVariable;
 import io.infx.core.secret.Redactor;
@@ -229,8 +232,9 @@ public final class FleetLauncher {
       rule = "--adapter " + b.adapterId;
     } else {
       FleetBinding found = binding.orElseThrow(() -> new UsageException(
-          "no adapter for runner '" + b.runner + "' (prefix '" + b.runner.fleetPrefix()
-              + "' is in no routing table); pass --adapter " + String.join("|", adapters.all().keySet())));
+          Wording.of("no adapter for runner '" + b.runner + "' (prefix '" + b.runner.fleetPrefix()
+              + "' is in no routing table); pass ", setting("adapter"), " "
+              + String.join("|", adapters.all().keySet()))));
       adapter = adapters.get(found.adapterId());
       rule = found.rule();
     }

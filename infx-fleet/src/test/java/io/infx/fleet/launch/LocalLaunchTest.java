@@ -174,6 +174,6 @@ class LocalLaunchTest {
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> FleetLauncher.builder()
             .row(TestRows.singleNode(1024, 128, 2)).runner(RunnerName.of("nowhere_1")).workspace(out).launch())
         .isInstanceOf(io.infx.core.UsageException.class)
-        .hasMessageContaining("no adapter for runner 'nowhere_1'").hasMessageContaining("--adapter");
+        .hasMessageContaining("no adapter for runner 'nowhere_1'").hasMessageContaining("pass adapter ");
   }
 }

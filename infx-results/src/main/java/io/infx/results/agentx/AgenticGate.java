@@ -1,11 +1,14 @@
 package io.infx.results.agentx;
 
+import static io.infx.core.Wording.setting;
+
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.infx.core.UsageException;
+import io.infx.core.Wording;
 import io.infx.core.python.PythonNumbers;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
@@ -79,10 +82,10 @@ public final class AgenticGate {
     try {
       t = Double.parseDouble(text.strip());
     } catch (NumberFormatException e) {
-      throw new UsageException("--failed-request-threshold: invalid float value: '" + text + "'");
+      throw new UsageException(Wording.of(setting("failedRequestThreshold"), ": invalid float value: '" + text + "'"));
     }
     if (!(t >= 0 && t <= 1)) {
-      throw new UsageException("--failed-request-threshold must be between 0 and 1");
+      throw new UsageException(Wording.of(setting("failedRequestThreshold"), " must be between 0 and 1"));
     }
     return t;
   }
@@ -109,7 +112,7 @@ public final class AgenticGate {
   public static Result validate(Path artifactDir, double threshold, Path workingDirectory,
       Submission submission) {
     if (!(threshold >= 0 && threshold <= 1)) {
-      throw new UsageException("--failed-request-threshold must be between 0 and 1");
+      throw new UsageException(Wording.of(setting("failedRequestThreshold"), " must be between 0 and 1"));
     }
     Path shown = pythonPath(artifactDir);
     Path dir = workingDirectory.resolve(artifactDir);

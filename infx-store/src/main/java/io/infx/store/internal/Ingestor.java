@@ -1,10 +1,13 @@
 package io.infx.store.internal;
 
+import static io.infx.core.Wording.setting;
+
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.infx.core.Wording;
 import io.infx.core.json.Json;
 import io.infx.store.IngestOptions;
 import io.infx.store.IngestReport;
@@ -98,9 +101,9 @@ public final class Ingestor {
       }
     }
     if (!simulatedFiles.isEmpty() && !options.allowSimulated()) {
-      throw new StoreException(path + ": " + simulatedFiles.size() + " simulated row(s) (first in "
-          + simulatedFiles.get(0) + "); simulated results are refused by default — pass --allow-simulated "
-          + "to store them flagged (they never enter the latest view of real rows)");
+      throw new StoreException(Wording.of(path + ": " + simulatedFiles.size() + " simulated row(s) (first in "
+          + simulatedFiles.get(0) + "); simulated results are refused by default — pass ",
+          setting("allowSimulated"), " to store them flagged (they never enter the latest view of real rows)"));
     }
     List<EvalParams> evalRows = new ArrayList<>();
     Map<EvalParams, List<RunArtifacts.SampleFile>> evalSamples = new HashMap<>();
