@@ -1,7 +1,6 @@
 package io.infx.examples;
 
-import io.infx.client.ServingBackend;
-import io.infx.client.BodyOptions;
+import io.infx.client.ReferenceWorkload;
 import io.infx.client.ServeJob;
 import io.infx.client.sim.SimConfig;
 import io.infx.client.sim.SimServer;
@@ -36,15 +35,12 @@ public final class BenchmarkOnSimulator {
 
     SimConfig sim = SimConfig.builder().decodeStepBase(Duration.ofMillis(2)).build();
     try (SimServer server = SimServer.start(sim)) {
-      ServeJob.Outcome run = ServeJob.builder()
-          .backend(ServingBackend.parse("vllm"))
+      // InferenceX's workload for one point: 10 × conc prompts, 2 × conc warm-ups, range ratio
+      // 0.8, ignore-eos (ReferenceWorkload; from a matrix row: io.infx.fleet.ServePresets.of(row))
+      ServeJob.Outcome run = ReferenceWorkload.fixedSeqLen("infx/sim-model", 512, 64, conc)
           .baseUrl(server.baseUri())
-          .model("infx/sim-model")
           .tokenizer("builtin")
-          .randomInputLen(512).randomOutputLen(64).randomRangeRatio(0.8)
-          .numPrompts(10 * conc).numWarmups(2 * conc).maxConcurrency(conc)
-          .body(BodyOptions.builder().ignoreEos(true).build())
-          .saveResult(true).resultDir(out).resultFilename(name + ".json")
+          .resultDir(out).resultFilename(name + ".json")
           .progress(false)
           .build()
           .run(stdout, stdout);                       // prints the benchmark_serving summary

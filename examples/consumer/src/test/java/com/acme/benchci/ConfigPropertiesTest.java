@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.quicktheories.QuickTheory.qt;
 
+import io.infx.core.ErrorKind;
 import io.infx.core.ValidationException;
 import io.infx.core.tree.Source;
 import io.infx.matrix.Catalog;
@@ -81,7 +82,7 @@ class ConfigPropertiesTest {
         verdicts.add("caught");
         ValidationException e = assertThrows(ValidationException.class,
             () -> Catalog.load(List.of(v.source("bench-ci.yaml")), List.of(RULE)), v.description());
-        InfxAssertions.assertThat(e).hasKind("config-validation").hasViolationCount(1)
+        InfxAssertions.assertThat(e).hasKind(ErrorKind.CONFIG_VALIDATION).hasViolationCount(1)
             .hasViolation(TpTimesEpFitsNode.RULE_ID).withMessageContaining("exceeds the 8 GPUs per node of runner 'h100'");
         assertTrue(e.getMessage().startsWith("bench-ci.yaml:"), e.getMessage());
       }
