@@ -1,6 +1,7 @@
 package io.infx.matrix;
 
 import io.infx.core.ErrorKind;
+import io.infx.core.ImmutableViolation;
 import io.infx.core.InfxException;
 import io.infx.core.ValidationException;
 import io.infx.core.Violation;
@@ -118,24 +119,9 @@ public final class Catalog {
           continue;
         }
         String k = e.key();
-        if (k.indexOf('*') >= 0) {
-          loadViolations.add(Violation.builder()
-              .ruleId("V3.key-wildcard")
-              .location(key.location())
-              .pointer(e.value().pointer())
-              .message("Wildcard '*' is not allowed in master config keys: '" + k
-                  + "' (it is reserved for changelog patterns)")
-              .build());
-          continue;
-        }
-        if (k.indexOf('?') >= 0 || k.indexOf('[') >= 0 || k.indexOf(']') >= 0) {
-          loadViolations.add(Violation.builder()
-              .ruleId("Q7.key-glob")
-              .location(key.location())
-              .pointer(e.value().pointer())
-              .message("Glob characters '?', '[' and ']' are not allowed in master config keys: '" + k
-                  + "' (test-config would read the key as a pattern)")
-              .build());
+        Optional<ImmutableViolation.Builder> badKey = keyViolation(k);
+        if (badKey.isPresent()) {
+          loadViolations.add(badKey.get().location(key.location()).pointer(e.value().pointer()).build());
           continue;
         }
         if (merged.containsKey(k)) {
@@ -193,6 +179,28 @@ public final class Catalog {
   }
 
   /**
+   * The one home of the config-key rules, for loaded and in-code catalogues alike: {@code *} is
+   * reserved for changelog patterns (V3, as the reference); {@code ?}, {@code [} and {@code ]} would
+   * make {@code test-config} read the key as a pattern (Q-7, stricter than the reference). Any other
+   * key is accepted, as the reference does (spaces, {@code !}, even the empty string).
+   */
+  static Optional<ImmutableViolation.Builder> keyViolation(String k) {
+    if (k.indexOf('*') >= 0) {
+      return Optional.of(Violation.builder()
+          .ruleId("V3.key-wildcard")
+          .message("Wildcard '*' is not allowed in master config keys: '" + k
+              + "' (it is reserved for changelog patterns)"));
+    }
+    if (k.indexOf('?') >= 0 || k.indexOf('[') >= 0 || k.indexOf(']') >= 0) {
+      return Optional.of(Violation.builder()
+          .ruleId("Q7.key-glob")
+          .message("Glob characters '?', '[' and ']' are not allowed in master config keys: '" + k
+              + "' (test-config would read the key as a pattern)"));
+    }
+    return Optional.empty();
+  }
+
+  /**
    * A catalogue of configs built in code, in the map's order; validated like loaded ones.
    *
    * @throws ValidationException kind {@code config-validation} listing every violation
@@ -202,10 +210,7 @@ public final class Catalog {
     Map<String, MasterConfig> copy = new LinkedHashMap<>();
     for (Map.Entry<String, ? extends MasterConfig> e : configs.entrySet()) {
       String k = e.getKey();
-      if (k.indexOf('*') >= 0 || k.indexOf('?') >= 0 || k.indexOf('[') >= 0 || k.indexOf(']') >= 0) {
-        violations.add(Violation.builder().ruleId("V3.key-wildcard").pointer("/" + k)
-            .message("Glob characters are not allowed in master config keys: '" + k + "'").build());
-      }
+      keyViolation(k).ifPresent(v -> violations.add(v.pointer(io.infx.core.tree.Pointers.child("", k)).build()));
       for (Violation v : Constraints.validateGraph(e.getValue())) {
         violations.add(Violation.builder().from(v).pointer(io.infx.core.tree.Pointers.child("", k) + v.pointer())
             .build());

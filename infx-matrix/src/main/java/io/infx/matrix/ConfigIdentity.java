@@ -19,8 +19,10 @@ import java.util.Optional;
  * llama.withKey("llama70b-fp8-h100"); // another value; llama is unchanged
  * }</pre>
  *
- * <p>The values are not checked here: the master-config rules (blank strings, unknown runner labels
- * in the runner file, …) report them with a pointer when the sweep validates the config.
+ * <p>Only {@code null} is rejected here. Empty or blank strings are accepted, as the reference accepts
+ * them in YAML (six empty strings give the key {@code ---} and rows with empty fields; see
+ * docs/decisions.md, Matrix). The key rules ({@code *}, {@code ?}, {@code [}, {@code ]}) and the
+ * other master-config rules are checked with a pointer when the sweep validates the config.
  *
  * @see Sweep#of(ConfigIdentity)
  */

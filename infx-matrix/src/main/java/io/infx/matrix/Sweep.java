@@ -282,7 +282,11 @@ public final class Sweep {
         List.of(), List.of());
   }
 
-  /** A single-node (TP-shaped) search-space entry, fixed-seq-len or AgentX. */
+  /**
+   * A single-node (TP-shaped) search-space entry, fixed-seq-len or AgentX. {@code tp} is checked only
+   * by the master-config rules (V14: {@code dcp-size} divides it); like the reference, {@code 0} or a
+   * negative TP is not rejected (docs/decisions.md, Matrix).
+   */
   public static Entry tp(int tp) {
     return new Entry(tp, Map.of());
   }
@@ -402,7 +406,11 @@ public final class Sweep {
       return identity;
     }
 
-    /** The same config filed under {@code key}. */
+    /**
+     * The same config filed under {@code key}. The key rules are the YAML ones, checked when the
+     * sweep validates: {@code *} is rejected (V3.key-wildcard), {@code ?}, {@code [}, {@code ]} too
+     * (Q7.key-glob); any other text is accepted.
+     */
     public SingleNode key(String key) {
       return new SingleNode(identity.withKey(key), router, fixed, agentic);
     }
@@ -414,7 +422,9 @@ public final class Sweep {
 
     /**
      * A new declaration with one more fixed-seq-len block: ISL/OSL in tokens and its entries (each
-     * built with {@link Sweep#tp}). This declaration is unchanged.
+     * built with {@link Sweep#tp}). This declaration is unchanged. Like a YAML block, any ISL/OSL is
+     * accepted (a negative one included) and no entries is allowed: that block expands to no rows,
+     * as the reference's {@code search-space: []} does (docs/decisions.md, Matrix).
      *
      * @throws IllegalStateException if an entry sets an AgentX-only field (KV offload)
      */
@@ -495,7 +505,7 @@ public final class Sweep {
       return identity;
     }
 
-    /** The same config filed under {@code key}. */
+    /** The same config filed under {@code key}; the key rules are those of {@link SingleNode#key}. */
     public MultiNode key(String key) {
       return new MultiNode(identity.withKey(key), transfer, router, fixed, agentic);
     }
@@ -510,7 +520,10 @@ public final class Sweep {
       return new MultiNode(identity, transfer, Optional.of(Component.of(name, version)), fixed, agentic);
     }
 
-    /** A new declaration with one more fixed-seq-len block (ISL/OSL in tokens). This one is unchanged. */
+    /**
+     * A new declaration with one more fixed-seq-len block (ISL/OSL in tokens). This one is unchanged.
+     * As for {@link SingleNode#searchSpace}, any ISL/OSL and no entries (no rows) are accepted.
+     */
     public MultiNode searchSpace(int isl, int osl, MultiEntry... entries) {
       List<MultiNodeEntry> built = new ArrayList<>();
       for (MultiEntry e : entries) {

@@ -167,4 +167,56 @@ class SweepTest {
             + "decode 2×tp8/ep8).concList(16, 64))");
     assertThat(d.sweep().toString()).startsWith("Sweep{configs=[llama-fp8-h200-vllm], runner-labels=0, options=");
   }
+
+  // Expected values come from running the reference generator (shared/reference/matrix, full-sweep)
+  // on the equivalent YAML: it accepts tp 0, a negative isl, empty identity strings and an empty
+  // search-space, so the DSL does too (docs/decisions.md, "Kept as the reference does").
+  @Test
+  void valuesTheReferenceAcceptsExpandAsItDoes() {
+    Matrix tp0 = llama().searchSpace(1024, 1024, Sweep.tp(0).conc(1, 8)).sweep().evals(EvalMode.NONE).expand();
+    assertThat(tp0.rows()).extracting(r -> ((MatrixRow.OnOneNode) r).tp()).containsExactly(0, 0, 0, 0); // conc 1, 2, 4, 8
+
+    Matrix negativeIsl = llama().searchSpace(-5, 1024, Sweep.tp(8).concList(1)).sweep().evals(EvalMode.NONE)
+        .expand();
+    assertThat(negativeIsl.get(0).fields()).containsEntry("isl", -5).containsEntry("max-model-len", 1275)
+        .containsEntry("exp-name", "llama_-5_1024");
+
+    ConfigIdentity blank = ConfigIdentity.image("").model("").modelPrefix("").precision("").framework("").runner("");
+    assertThat(blank.key()).isEqualTo("---");
+    Matrix blankRows = Sweep.of(blank).searchSpace(1024, 1024, Sweep.tp(8).concList(1)).sweep()
+        .evals(EvalMode.NONE).expand();
+    assertThat(blankRows.get(0).fields()).containsEntry("image", "").containsEntry("model", "")
+        .containsEntry("runner", "").containsEntry("exp-name", "_1k1k");
+
+    assertThat(llama().searchSpace(128, 16).expand().size()).isZero();
+    String emptySearchSpace = """
+        llama-fp8-h100-vllm:
+          image: i
+          model: m
+          model-prefix: llama
+          precision: fp8
+          framework: vllm
+          runner: h200
+          multinode: false
+          scenarios:
+            fixed-seq-len:
+            - {isl: 128, osl: 16, search-space: []}
+        """;
+    assertThat(Sweep.of(Fixtures.catalog(emptySearchSpace)).expand().size()).isZero();
+  }
+
+  @Test
+  void configKeysFollowTheSameRuleInCodeAsInYaml() {
+    assertThat(llama().key("bad key!").searchSpace(1024, 1024, Sweep.tp(8).concList(1)).expand().size())
+        .isEqualTo(1);
+    assertThatThrownBy(() -> llama().key("bad*key").searchSpace(1024, 1024, Sweep.tp(8).concList(1)).expand())
+        .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.violations())
+            .singleElement().satisfies(v -> {
+              assertThat(v.ruleId()).isEqualTo("V3.key-wildcard");
+              assertThat(v.message()).contains("Wildcard '*' is not allowed in master config keys: 'bad*key'");
+            }));
+    assertThatThrownBy(() -> llama().key("a?b").searchSpace(1024, 1024, Sweep.tp(8).concList(1)).expand())
+        .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.violations())
+            .extracting(v -> v.ruleId()).containsExactly("Q7.key-glob"));
+  }
 }
