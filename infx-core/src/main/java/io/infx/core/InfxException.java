@@ -3,6 +3,7 @@ package io.infx.core;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.UnaryOperator;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Base of every error infx reports to a user: bad input, a failed run, an unusable environment.
@@ -35,7 +36,7 @@ public class InfxException extends RuntimeException {
    * @param message the whole message for a user, printed as is
    * @param cause the underlying exception, or null
    */
-  public InfxException(ErrorKind kind, String message, Throwable cause) {
+  public InfxException(ErrorKind kind, String message, @Nullable Throwable cause) {
     super(Objects.requireNonNull(message, "message"), cause);
     this.kind = Objects.requireNonNull(kind, "kind");
     this.wording = null;
@@ -54,7 +55,7 @@ public class InfxException extends RuntimeException {
    * @param message the message, naming settings in the library's words
    * @param cause the underlying exception, or null
    */
-  public InfxException(ErrorKind kind, Wording message, Throwable cause) {
+  public InfxException(ErrorKind kind, Wording message, @Nullable Throwable cause) {
     super(Objects.requireNonNull(message, "message").toString(), cause);
     this.kind = Objects.requireNonNull(kind, "kind");
     this.wording = message;

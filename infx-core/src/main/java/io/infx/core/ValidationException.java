@@ -23,7 +23,7 @@ public class ValidationException extends InfxException {
    * @param violations at least one violation
    */
   public ValidationException(ErrorKind kind, List<Violation> violations) {
-    super(kind, render(violations));
+    super(java.util.Objects.requireNonNull(kind, "kind"), render(java.util.Objects.requireNonNull(violations, "violations")));
     this.violations = List.copyOf(violations);
   }
 

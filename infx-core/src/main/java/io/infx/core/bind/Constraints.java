@@ -19,6 +19,7 @@ import org.hibernate.validator.HibernateValidator;
 import org.hibernate.validator.messageinterpolation.ParameterMessageInterpolator;
 import org.hibernate.validator.spi.properties.ConstrainableExecutable;
 import org.hibernate.validator.spi.properties.GetterPropertySelectionStrategy;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Bean Validation (Hibernate Validator) for infx value types.
@@ -90,6 +91,9 @@ public final class Constraints {
    * evaluated by Hibernate Validator, never by the built-in fast path (same results, slower start).
    */
   public static List<Violation> check(Object value, String pointer, Optional<Node> node, boolean hibernateOnly) {
+    java.util.Objects.requireNonNull(value, "value");
+    java.util.Objects.requireNonNull(pointer, "pointer");
+    java.util.Objects.requireNonNull(node, "node");
     Class<?> modelClass = modelType(value.getClass());
     Optional<List<io.infx.core.ImmutableViolation.Builder>> fast = hibernateOnly ? Optional.empty()
         : FastConstraints.check(value, modelClass);
@@ -169,12 +173,12 @@ public final class Constraints {
    * Checks {@code root} and every infx value nested in it (attributes, list elements, map values),
    * each with its own JSON pointer; for values built in code rather than read from a file.
    */
-  public static List<Violation> validateGraph(Object root) {
+  public static List<Violation> validateGraph(@Nullable Object root) {
     return validateGraph(root, false);
   }
 
   /** As {@link #validateGraph(Object)}, optionally with Hibernate Validator for every constraint. */
-  public static List<Violation> validateGraph(Object root, boolean hibernateOnly) {
+  public static List<Violation> validateGraph(@Nullable Object root, boolean hibernateOnly) {
     List<Violation> out = new ArrayList<>();
     walk(root, "", out, hibernateOnly);
     return out;

@@ -2,6 +2,7 @@ package io.infx.core.io;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The rule for names that become file names (exp-name, {@code RESULT_FILENAME}, runner names,
@@ -31,7 +32,7 @@ public final class FileNames {
    * not {@code .} or {@code ..}, free of {@code /}, {@code \} and control characters, and at most
    * {@link #MAX_BYTES} UTF-8 bytes.
    */
-  public static Optional<String> problem(String name) {
+  public static Optional<String> problem(@Nullable String name) {
     if (name == null || name.isEmpty()) {
       return Optional.of("is empty");
     }
@@ -57,7 +58,7 @@ public final class FileNames {
   }
 
   /** Whether {@code name} is a usable file name ({@link #problem(String)} is empty). */
-  public static boolean isSafe(String name) {
+  public static boolean isSafe(@Nullable String name) {
     return problem(name).isEmpty();
   }
 }

@@ -55,6 +55,8 @@ public final class TextFiles {
    * @throws InfxException kind {@code file} naming the line and column of the first invalid byte
    */
   public static String decodeUtf8(byte[] bytes, String label) {
+    java.util.Objects.requireNonNull(bytes, "bytes");
+    java.util.Objects.requireNonNull(label, "label");
     CharsetDecoder d = StandardCharsets.UTF_8.newDecoder()
         .onMalformedInput(CodingErrorAction.REPORT)
         .onUnmappableCharacter(CodingErrorAction.REPORT);

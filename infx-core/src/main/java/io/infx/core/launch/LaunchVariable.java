@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The catalogue of launch variables: the environment a benchmark point is launched with (the
@@ -250,7 +251,7 @@ public enum LaunchVariable {
   }
 
   /** The normalizer's boolean rule: {@code value.lower() == "true"}; {@code null} is false. */
-  public static boolean isTrue(String value) {
+  public static boolean isTrue(@Nullable String value) {
     return value != null && value.toLowerCase(Locale.ROOT).equals("true");
   }
 
@@ -260,7 +261,7 @@ public enum LaunchVariable {
    * The AgentX aggregate's switch rule: {@code 1}, {@code true}, {@code yes} or {@code on} in any
    * case (spec agentx §4.2); {@code null} and {@code ""} are off.
    */
-  public static boolean isFlagOn(String value) {
+  public static boolean isFlagOn(@Nullable String value) {
     return value != null && FLAG_ON.contains(value.toLowerCase(Locale.ROOT));
   }
 }

@@ -6,6 +6,7 @@ import io.infx.core.json.Json;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What answered a benchmark: the serving engine, its version where the server tells, and whether
@@ -43,13 +44,13 @@ public record ServerProvenance(String engine, String version, boolean simulated,
   }
 
   /** A provenance for {@code engine} (canonicalized) with {@link #simulated()} derived from it. */
-  public static ServerProvenance of(String engine, String version, String source) {
+  public static ServerProvenance of(@Nullable String engine, @Nullable String version, @Nullable String source) {
     String e = canonicalEngine(engine);
     return new ServerProvenance(e, version == null ? "" : version.strip(), e.equals(SIMULATOR), source);
   }
 
   /** The embedded simulator at {@code version}. */
-  public static ServerProvenance simulator(String version) {
+  public static ServerProvenance simulator(@Nullable String version) {
     return of(SIMULATOR, version, "simulator");
   }
 
@@ -59,7 +60,7 @@ public record ServerProvenance(String engine, String version, boolean simulated,
    * {@code Server} header ({@code llama.cpp}). Anything else is kept (lower case), blank is
    * {@value #UNKNOWN}.
    */
-  public static String canonicalEngine(String name) {
+  public static String canonicalEngine(@Nullable String name) {
     if (name == null || name.isBlank()) {
       return UNKNOWN;
     }
@@ -87,7 +88,7 @@ public record ServerProvenance(String engine, String version, boolean simulated,
    * Reads {@link #toJson()}'s form; empty when {@code node} is absent or not such an object (a raw
    * result of the reference client has none).
    */
-  public static Optional<ServerProvenance> fromJson(JsonNode node) {
+  public static Optional<ServerProvenance> fromJson(@Nullable JsonNode node) {
     if (node == null || !node.isObject() || !node.path("engine").isTextual()) {
       return Optional.empty();
     }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Collection;
 import java.util.Iterator;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * JSON text exactly as CPython's {@code json.dumps} writes it, for outputs that must match the
@@ -20,17 +21,17 @@ public final class PythonJson {
   private PythonJson() {}
 
   /** {@code json.dumps(node)}: one line, separators {@code ", "} and {@code ": "}. */
-  public static String dumps(JsonNode node) {
+  public static String dumps(@Nullable JsonNode node) {
     return dumps(node, -1, false);
   }
 
   /** {@code json.dumps(node, indent=indent)}; {@code indent < 0} means the one-line form. */
-  public static String dumps(JsonNode node, int indent) {
+  public static String dumps(@Nullable JsonNode node, int indent) {
     return dumps(node, indent, false);
   }
 
   /** {@code json.dumps(node, indent=indent, sort_keys=sortKeys)}. */
-  public static String dumps(JsonNode node, int indent, boolean sortKeys) {
+  public static String dumps(@Nullable JsonNode node, int indent, boolean sortKeys) {
     StringBuilder sb = new StringBuilder();
     write(sb, node, indent, 0, sortKeys, indent >= 0 ? "," : ", ", ": ");
     return sb.toString();
@@ -40,7 +41,7 @@ public final class PythonJson {
    * {@code json.dumps(node, sort_keys=True, separators=(",", ":"))}: the canonical one-line form
    * without whitespace (the reference's recipe fingerprint and structural comparisons).
    */
-  public static String dumpsCompactSorted(JsonNode node) {
+  public static String dumpsCompactSorted(@Nullable JsonNode node) {
     StringBuilder sb = new StringBuilder();
     write(sb, node, -1, 0, true, ",", ":");
     return sb.toString();
@@ -179,22 +180,25 @@ public final class PythonJson {
    *
    * @throws IllegalArgumentException for any other type
    */
-  public static String dumpsValue(Object value) {
+  public static String dumpsValue(@Nullable Object value) {
     StringBuilder sb = new StringBuilder(256);
     writeValue(sb, value, ", ", ": ", false);
     return sb.toString();
   }
 
   /** {@code json.dumps(value, separators=(",", ":"), sort_keys=sortKeys)} of a plain Java tree. */
-  public static String dumpsValueCompact(Object value, boolean sortKeys) {
+  public static String dumpsValueCompact(@Nullable Object value, boolean sortKeys) {
     StringBuilder sb = new StringBuilder(256);
     writeValue(sb, value, ",", ":", sortKeys);
     return sb.toString();
   }
 
   /** Appends the one-line {@code json.dumps} form of a plain Java tree with the given separators. */
-  public static void writeValue(StringBuilder sb, Object value, String itemSep, String keySep,
+  public static void writeValue(StringBuilder sb, @Nullable Object value, String itemSep, String keySep,
       boolean sortKeys) {
+    java.util.Objects.requireNonNull(sb, "sb");
+    java.util.Objects.requireNonNull(itemSep, "itemSep");
+    java.util.Objects.requireNonNull(keySep, "keySep");
     if (value == null) {
       sb.append("null");
     } else if (value instanceof String s) {

@@ -9,6 +9,7 @@ import java.math.RoundingMode;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Numbers exactly as CPython 3.11 renders, rounds and parses them, for every output and message
@@ -311,7 +312,7 @@ public final class PythonNumbers {
    * Python {@code float(x)} for a JSON value: numbers convert (integers exactly rounded), booleans
    * are 1.0 / 0.0, strings are parsed as Python float literals; null, arrays and objects fail.
    */
-  public static Conversion<Double> toFloat(JsonNode node) {
+  public static Conversion<Double> toFloat(@Nullable JsonNode node) {
     if (node == null || node.isNull()) {
       return Conversion.fail("float() argument must be a string or a real number, not 'NoneType'");
     }
@@ -339,7 +340,7 @@ public final class PythonNumbers {
    * with an integral value, and integer strings ({@link #parseInt}). Fractional floats (which
    * Python would truncate) and booleans are refused.
    */
-  public static Conversion<Integer> toInt(JsonNode node) {
+  public static Conversion<Integer> toInt(@Nullable JsonNode node) {
     if (node == null || node.isNull()) {
       return Conversion.fail(
           "int() argument must be a string, a bytes-like object or a real number, not 'NoneType'");
@@ -367,7 +368,7 @@ public final class PythonNumbers {
   }
 
   /** The Python type name of a parsed JSON value (as in Python's error messages). */
-  public static String typeName(JsonNode node) {
+  public static String typeName(@Nullable JsonNode node) {
     if (node == null || node.isNull()) {
       return "NoneType";
     }
@@ -431,7 +432,7 @@ public final class PythonNumbers {
    * when Python would raise (null, containers, non-finite floats, non-integer strings) or the
    * value is beyond {@code long}.
    */
-  public static java.util.OptionalLong truncatingInt(JsonNode node) {
+  public static java.util.OptionalLong truncatingInt(@Nullable JsonNode node) {
     if (node == null || node.isNull() || node.isContainerNode()) {
       return java.util.OptionalLong.empty();
     }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Collection;
 import java.util.Iterator;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Python's {@code repr()} and {@code str()} of values, for messages and labels the reference
@@ -23,14 +24,14 @@ public final class PythonRepr {
    * {@link Boolean}, {@link String}, floating-point and integral {@link Number}s, {@link Collection}
    * (a list), {@link Map} (a dict, in iteration order) and parsed {@link JsonNode}s.
    */
-  public static String repr(Object value) {
+  public static String repr(@Nullable Object value) {
     StringBuilder sb = new StringBuilder();
     appendRepr(sb, value);
     return sb.toString();
   }
 
   /** {@code str(node)}: the text itself for a JSON string, {@link #repr} for everything else. */
-  public static String str(JsonNode node) {
+  public static String str(@Nullable JsonNode node) {
     if (node != null && node.isTextual()) {
       return node.textValue();
     }

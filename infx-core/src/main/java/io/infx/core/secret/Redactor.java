@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The one rule for keeping secrets out of files and logs: every stored or printed text that can
@@ -108,7 +109,7 @@ public final class Redactor {
   }
 
   /** Whether a variable called {@code name} holds a secret: its name contains TOKEN, KEY, SECRET or PASSWORD. */
-  public static boolean isSecretName(String name) {
+  public static boolean isSecretName(@Nullable String name) {
     return name != null && SECRET_NAME.matcher(name).matches();
   }
 

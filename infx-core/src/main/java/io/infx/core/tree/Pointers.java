@@ -2,6 +2,7 @@ package io.infx.core.tree;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /** RFC 6901 JSON pointers: building, escaping and splitting. */
 public final class Pointers {
@@ -10,6 +11,8 @@ public final class Pointers {
 
   /** {@code parent} extended by one reference token ({@code ~} and {@code /} escaped). */
   public static String child(String parent, String token) {
+    java.util.Objects.requireNonNull(parent, "parent");
+    java.util.Objects.requireNonNull(token, "token");
     if (token.indexOf('~') < 0 && token.indexOf('/') < 0) {
       return parent + "/" + token;
     }
@@ -18,6 +21,7 @@ public final class Pointers {
 
   /** {@code parent} extended by a list index. */
   public static String child(String parent, int index) {
+    java.util.Objects.requireNonNull(parent, "parent");
     return parent + "/" + index;
   }
 
@@ -37,7 +41,7 @@ public final class Pointers {
   }
 
   /** The node {@code pointer} names inside {@code root}, or the deepest existing ancestor. */
-  public static Node resolveNearest(Node root, String pointer) {
+  public static Node resolveNearest(@Nullable Node root, String pointer) {
     Node cur = root;
     for (String token : tokens(pointer)) {
       Node next = null;

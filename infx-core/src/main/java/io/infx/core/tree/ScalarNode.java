@@ -4,6 +4,7 @@ import io.infx.core.Location;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A scalar value: its resolved {@link ScalarKind}, the source text, and the resolved value
@@ -18,7 +19,7 @@ public final class ScalarNode implements Node {
   private final String text;
   private final Object value;
 
-  public ScalarNode(String pointer, Location location, ScalarKind kind, String text, Object value) {
+  public ScalarNode(String pointer, Location location, ScalarKind kind, String text, @Nullable Object value) {
     this.pointer = Objects.requireNonNull(pointer, "pointer");
     this.location = Objects.requireNonNull(location, "location");
     this.kind = Objects.requireNonNull(kind, "kind");
