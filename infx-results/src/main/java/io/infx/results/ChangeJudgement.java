@@ -90,6 +90,49 @@ public record ChangeJudgement(Comparison.Metric metric, List<Double> baseline, L
     }
     double[] b = baseline.stream().mapToDouble(Double::doubleValue).toArray();
     double[] c = candidate.stream().mapToDouble(Double::doubleValue).toArray();
+    double[] band = bootstrap(b, c, confidence);
+    double lo = band[0];
+    double hi = band[1];
+    Verdict v;
+    if (lo <= 0 && hi >= 0) {
+      v = Verdict.NO_CHANGE;
+    } else {
+      boolean up = lo > 0;
+      boolean better = up == (metric.direction() == Comparison.Direction.HIGHER_IS_BETTER);
+      double worse = metric.direction() == Comparison.Direction.HIGHER_IS_BETTER ? -change : change;
+      v = better ? Verdict.BETTER : worse > maxRegression ? Verdict.REGRESSED : Verdict.WORSE;
+    }
+    return new ChangeJudgement(metric, baseline, candidate, change, lo, hi, v);
+  }
+
+  /**
+   * The noise band of repeated measurements against a fixed reference — e.g. an SLO bound
+   * ({@code infx search}): the same percentile bootstrap as {@link #judge} ({@link #RESAMPLES}
+   * resamples, fixed seed) of {@code mean(samples*) / reference − 1}, the reference taking the
+   * baseline's place without spread. A band that excludes 0 says the samples' mean is above (or
+   * below) the reference beyond run-to-run noise.
+   *
+   * @param samples one value per repetition, aggregate units
+   * @param reference the fixed value compared with, same unit, not 0
+   * @return {@code {low, high}}, relative like {@link #change()}; {@code {NaN, NaN}} for fewer than
+   *     2 samples (the noise cannot be measured)
+   * @throws IllegalArgumentException when {@code samples} is empty or {@code reference} is 0 or not finite
+   */
+  public static double[] bandAgainst(List<Double> samples, double reference, double confidence) {
+    if (samples.isEmpty()) {
+      throw new IllegalArgumentException("no sample to compare with " + reference);
+    }
+    if (reference == 0 || !Double.isFinite(reference)) {
+      throw new IllegalArgumentException("the reference must be finite and not 0, got " + reference);
+    }
+    if (samples.size() < 2) {
+      return new double[] {Double.NaN, Double.NaN};
+    }
+    return bootstrap(new double[] {reference}, samples.stream().mapToDouble(Double::doubleValue).toArray(), confidence);
+  }
+
+  /** The percentile-bootstrap interval of {@code mean(c*) / mean(b*) − 1}: the one home of the noise band. */
+  private static double[] bootstrap(double[] b, double[] c, double confidence) {
     SplittableRandom rnd = new SplittableRandom(0x1f2e3d4cL);
     double[] ratios = new double[RESAMPLES];
     int n = 0;
@@ -102,18 +145,7 @@ public record ChangeJudgement(Comparison.Metric metric, List<Double> baseline, L
     }
     java.util.Arrays.sort(ratios, 0, n);
     double alpha = 1 - confidence;
-    double lo = ratios[(int) Math.floor(alpha / 2 * (n - 1))];
-    double hi = ratios[(int) Math.ceil((1 - alpha / 2) * (n - 1))];
-    Verdict v;
-    if (lo <= 0 && hi >= 0) {
-      v = Verdict.NO_CHANGE;
-    } else {
-      boolean up = lo > 0;
-      boolean better = up == (metric.direction() == Comparison.Direction.HIGHER_IS_BETTER);
-      double worse = metric.direction() == Comparison.Direction.HIGHER_IS_BETTER ? -change : change;
-      v = better ? Verdict.BETTER : worse > maxRegression ? Verdict.REGRESSED : Verdict.WORSE;
-    }
-    return new ChangeJudgement(metric, baseline, candidate, change, lo, hi, v);
+    return new double[] {ratios[(int) Math.floor(alpha / 2 * (n - 1))], ratios[(int) Math.ceil((1 - alpha / 2) * (n - 1))]};
   }
 
   /** Whether the noise band was measured (both sides have ≥ 2 samples). */

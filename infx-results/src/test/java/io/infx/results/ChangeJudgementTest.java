@@ -63,4 +63,19 @@ class ChangeJudgementTest {
     assertThat(x.bandLow()).isEqualTo(y.bandLow());
     assertThat(x.bandHigh()).isEqualTo(y.bandHigh());
   }
+
+  @Test
+  void theNoiseBandAgainstAFixedBoundSaysWhetherTheMeanIsBeyondIt() {
+    // 10–12 % above the bound in every repetition: the band excludes 0 (above it)
+    double[] above = ChangeJudgement.bandAgainst(List.of(1.10, 1.12, 1.11), 1.0, 0.95);
+    assertThat(above[0]).isGreaterThan(0).isLessThanOrEqualTo(above[1]);
+    assertThat(above[1]).isLessThanOrEqualTo(0.12 + 1e-12);
+    // straddling the bound: the band holds 0, the repetitions cannot tell
+    double[] straddle = ChangeJudgement.bandAgainst(List.of(0.95, 1.05), 1.0, 0.95);
+    assertThat(straddle[0]).isLessThan(0);
+    assertThat(straddle[1]).isGreaterThan(0);
+    assertThat(ChangeJudgement.bandAgainst(List.of(1.5), 1.0, 0.95)[0]).isNaN();
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> ChangeJudgement.bandAgainst(List.of(1.0), 0, 0.95))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
 }
