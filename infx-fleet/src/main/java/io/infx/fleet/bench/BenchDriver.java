@@ -116,38 +116,15 @@ public final class BenchDriver {
       life.events().fail("env", FailureKind.INPUT, e.getMessage(), 1);
       return JobStatus.of(JobState.FAILED, "bad environment", 1);
     }
-    java.util.Optional<URI> external = plan.server() instanceof ServerSpec.External x
-        ? java.util.Optional.of(x.baseUrl()) : java.util.Optional.empty();
-    int port = external.isPresent() ? external.get().getPort()
-        : PORT.intIn(env).orElseGet(Ports::ephemeral);
-    URI base = external.map(u -> URI.create(u.toString().replaceAll("/+$", "")))
-        .orElse(URI.create("http://127.0.0.1:" + port));
-    Map<String, String> serverEnv = new LinkedHashMap<>(env);
-    if (plan.server() instanceof ServerSpec.Command c) {
-      serverEnv.putAll(c.env());
-    }
-    serverEnv.put(PORT.name(), Integer.toString(port));
-    boolean simulated = plan.server() instanceof ServerSpec.Embedded;
-
-    // 1. server
-    ReadinessProbe.Liveness alive;
+    Started server;
     try {
-      alive = life.events().timed("server", () -> startServer(plan, serverEnv, port, serverBackend, life, log));
-    } catch (Exception e) {
-      life.events().fail("server", FailureKind.SERVER, e.getMessage(), 1);
-      return JobStatus.of(JobState.FAILED, "server did not start: " + e.getMessage(), 1);
+      server = serve(env, plan.server(), plan.workspace(), plan.readinessTimeout(), serverBackend, life, log);
+    } catch (NotServed e) {
+      return e.status;
     }
-
-    // 2. readiness
-    String healthPath = plan.server() instanceof ServerSpec.Command c ? c.healthPath() : "/health";
-    URI health = URI.create(base + healthPath);
-    try {
-      life.events().timed("readiness", () -> ReadinessProbe.http(health).timeout(plan.readinessTimeout())
-          .pollEvery(Duration.ofMillis(simulated ? 100 : 1000)).awaitReady(alive, null));
-    } catch (Exception e) {
-      life.events().fail("readiness", FailureKind.SERVER, e.getMessage(), 1);
-      return JobStatus.of(JobState.FAILED, e.getMessage(), 1);
-    }
+    URI base = server.baseUrl();
+    boolean simulated = server.simulated();
+    ReadinessProbe.Liveness alive = server.alive();
 
     boolean evalOnly = EVAL_ONLY.isOnIn(env);
     boolean runEval = evalOnly || RUN_EVAL.isOnIn(env);
@@ -177,6 +154,84 @@ public final class BenchDriver {
       completed = completed + "; eval staged " + eval.staged().size() + " file(s)";
     }
     return JobStatus.of(JobState.SUCCEEDED, completed, 0);
+  }
+
+  /**
+   * A server that answers its health endpoint: where it listens, whether it is the embedded
+   * simulator, and its liveness (empty while it lives).
+   */
+  public record Started(URI baseUrl, boolean simulated, ReadinessProbe.Liveness alive) {}
+
+  /** A server that did not start or become ready; its failure is already in the job events. */
+  private static final class NotServed extends Exception {
+    private static final long serialVersionUID = 1L;
+    final transient JobStatus status;
+
+    NotServed(JobStatus status) {
+      super(status.raw(), null, false, false);
+      this.status = status;
+    }
+  }
+
+  /**
+   * Steps 1 and 2 of a point: start {@code server} with {@code env} plus {@code PORT} (stopped
+   * through {@code life}) and wait until its health endpoint answers while it lives. An external
+   * or held server is only checked for readiness.
+   */
+  private static Started serve(Map<String, String> env, ServerSpec spec, Path workspace, Duration readinessTimeout,
+      io.infx.fleet.spi.SchedulerBackend serverBackend, Lifecycle life, LogSink log) throws NotServed {
+    java.util.Optional<URI> external = spec instanceof ServerSpec.External x ? java.util.Optional.of(x.baseUrl())
+        : spec instanceof ServerSpec.Held h ? java.util.Optional.of(h.baseUrl()) : java.util.Optional.empty();
+    int port = external.isPresent() ? external.get().getPort()
+        : PORT.intIn(env).orElseGet(Ports::ephemeral);
+    URI base = external.map(u -> URI.create(u.toString().replaceAll("/+$", "")))
+        .orElse(URI.create("http://127.0.0.1:" + port));
+    Map<String, String> serverEnv = new LinkedHashMap<>(env);
+    if (spec instanceof ServerSpec.Command c) {
+      serverEnv.putAll(c.env());
+    }
+    serverEnv.put(PORT.name(), Integer.toString(port));
+    boolean simulated = spec instanceof ServerSpec.Embedded || spec instanceof ServerSpec.Held h && h.simulated();
+
+    // 1. server
+    ReadinessProbe.Liveness alive;
+    try {
+      alive = life.events().timed("server", () -> startServer(spec, workspace, serverEnv, port, serverBackend, life, log));
+    } catch (Exception e) {
+      life.events().fail("server", FailureKind.SERVER, e.getMessage(), 1);
+      throw new NotServed(JobStatus.of(JobState.FAILED, "server did not start: " + e.getMessage(), 1));
+    }
+
+    // 2. readiness
+    String healthPath = spec instanceof ServerSpec.Command c ? c.healthPath()
+        : spec instanceof ServerSpec.Held h ? h.healthPath() : "/health";
+    URI health = URI.create(base + healthPath);
+    try {
+      life.events().timed("readiness", () -> ReadinessProbe.http(health).timeout(readinessTimeout)
+          .pollEvery(Duration.ofMillis(simulated ? 100 : 1000)).awaitReady(alive, null));
+    } catch (Exception e) {
+      life.events().fail("readiness", FailureKind.SERVER, e.getMessage(), 1);
+      throw new NotServed(JobStatus.of(JobState.FAILED, e.getMessage(), 1));
+    }
+    return new Started(base, simulated, alive);
+  }
+
+  /**
+   * Starts a point's server and waits until it is ready, as a point does before its client runs,
+   * but for the caller to keep: {@link io.infx.fleet.launch.HeldServer} keeps it up across the
+   * probes of {@code infx search}. The server's cleanup is registered on {@code life}.
+   *
+   * @param env the point's environment ({@code PORT} is set to a free port unless it holds one)
+   * @throws InfxException kind {@code server} when it did not start or become ready (the first
+   *     error is also in {@code life.events()})
+   */
+  public static Started start(Map<String, String> env, ServerSpec server, Path workspace, Duration readinessTimeout,
+      io.infx.fleet.spi.SchedulerBackend serverBackend, Lifecycle life, LogSink log) {
+    try {
+      return serve(env, server, workspace, readinessTimeout, serverBackend, life, log);
+    } catch (NotServed e) {
+      throw new InfxException(ErrorKind.SERVER, e.status.raw());
+    }
   }
 
   /** Step 3, the load generator; a failed status when it did not complete. */
@@ -241,18 +296,35 @@ public final class BenchDriver {
         .chatTemplate(client.chatTemplate())
         .endpoint(client.endpoint())
         .body(BodyOptions.builder().from(preset.body()).extraBody(client.extraBody()).build())
+        .seed(client.seed().orElse(preset.seed()))
+        .metrics(metricOptions(preset.metrics(), client))
         .resultDir(workspace).resultFilename(env.get(RESULT_FILENAME.name()) + ".json")
         .progress(false)
         .build();
   }
 
-  private static ReadinessProbe.Liveness startServer(Plan plan, Map<String, String> env, int port,
-      io.infx.fleet.spi.SchedulerBackend backend, Lifecycle life, LogSink log) {
-    if (plan.server() instanceof ServerSpec.External x) {
+  /** The reference's statistics plus the client settings' goodput thresholds and extra percentiles. */
+  private static io.infx.client.MetricOptions metricOptions(io.infx.client.MetricOptions preset, ClientSettings client) {
+    if (client.goodputMillis().isEmpty() && client.extraPercentiles().isEmpty()) {
+      return preset;
+    }
+    java.util.TreeSet<Double> percentiles = new java.util.TreeSet<>(preset.metricPercentiles());
+    percentiles.addAll(client.extraPercentiles());
+    return io.infx.client.MetricOptions.builder().from(preset).goodput(client.goodputMillis())
+        .metricPercentiles(List.copyOf(percentiles)).build();
+  }
+
+  private static ReadinessProbe.Liveness startServer(ServerSpec server, Path workspace, Map<String, String> env,
+      int port, io.infx.fleet.spi.SchedulerBackend backend, Lifecycle life, LogSink log) {
+    if (server instanceof ServerSpec.External x) {
       log.line("server", "benchmarking the running server at " + x.baseUrl() + " (nothing started)");
       return OptionalInt::empty;
     }
-    if (plan.server() instanceof ServerSpec.Embedded e) {
+    if (server instanceof ServerSpec.Held h) {
+      log.line("server", "benchmarking the server kept up at " + h.baseUrl() + " (started once for every point of its configuration)");
+      return h.alive();
+    }
+    if (server instanceof ServerSpec.Embedded e) {
       // the row's TP / EP / DP-attention shape the simulated capacity (docs/simulator.md)
       SimConfig cfg = SimConfig.builder().from(e.config()).port(port).model(env.get(MODEL.name()))
           .parallelism(simParallelism(env)).build();
@@ -261,11 +333,11 @@ public final class BenchDriver {
       log.line("server", "infx simulator serving " + cfg.model() + " at " + sim.baseUri());
       return OptionalInt::empty;
     }
-    ServerSpec.Command c = (ServerSpec.Command) plan.server();
+    ServerSpec.Command c = (ServerSpec.Command) server;
     // Named after the runner, so a container or process left by a crashed launch is recognisable.
     String name = "infx-server-" + RUNNER_NAME.in(env, "local");
     JobSpec spec = JobSpec.builder().name(name).command(List.of("bash", "-c", c.shellCommand()))
-        .env(env).workspace(plan.workspace()).logFile("server.log")
+        .env(env).workspace(workspace).logFile("server.log")
         .image(IMAGE.in(env).filter(s -> !s.isBlank()))
         .gpus(GPU_COUNT.intIn(env).orElse(0))
         .build();

@@ -54,6 +54,25 @@ public abstract class ClientSettings {
   public abstract OptionalInt numWarmups();
 
   /**
+   * Seed of the random prompts; default the reference's ({@code 0}). A server kept up across points
+   * ({@link ServerSpec.Held}, {@code infx search}) gets a seed per point: the same prompts again
+   * would be served from its prefix cache.
+   */
+  public abstract java.util.OptionalLong seed();
+
+  /**
+   * Per-request goodput thresholds in ms by metric ({@code ttft}, {@code tpot}, {@code e2el}), the
+   * client's {@code --goodput}: the raw result then carries {@code request_goodput:}. Default none.
+   */
+  public abstract java.util.Map<String, Double> goodputMillis();
+
+  /**
+   * Percentiles reported besides the reference's 90, 99 and 99.9 ({@code --metric-percentiles}), e.g.
+   * 95 for an SLO on p95; the raw result and the aggregate then carry {@code p95_*} too. Default none.
+   */
+  public abstract java.util.List<Double> extraPercentiles();
+
+  /**
    * How eval points run their accuracy eval (lm-eval's OpenAI-compatible client by default); only
    * used for rows with {@code RUN_EVAL=true} or {@code EVAL_ONLY=true}.
    */

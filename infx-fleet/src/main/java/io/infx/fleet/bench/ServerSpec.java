@@ -57,6 +57,28 @@ public sealed interface ServerSpec {
     }
   }
 
+  /**
+   * A server this process started and keeps up across several points ({@code infx search}: the probes
+   * of one configuration; {@link io.infx.fleet.launch.HeldServer}): nothing is started or stopped
+   * per point; readiness is {@code GET <baseUrl><healthPath>} while {@code alive} says the server
+   * lives, and a point fails when it died during the run.
+   *
+   * @param baseUrl where it listens, e.g. {@code http://127.0.0.1:40123}
+   * @param healthPath its readiness path ({@code /health})
+   * @param simulated whether it is the embedded simulator (the client then uses the built-in tokenizer)
+   * @param alive empty while the server lives, its exit code once it died
+   */
+  record Held(java.net.URI baseUrl, String healthPath, boolean simulated,
+      io.infx.fleet.spi.ReadinessProbe.Liveness alive) implements ServerSpec {
+    public Held {
+      Objects.requireNonNull(baseUrl, "baseUrl");
+      Objects.requireNonNull(alive, "alive");
+      if (healthPath == null || !healthPath.startsWith("/")) {
+        throw new IllegalArgumentException("health path must start with '/', got " + healthPath);
+      }
+    }
+  }
+
   /** The simulator with its defaults. */
   static ServerSpec simulator() {
     return new Embedded(SimConfig.defaults());

@@ -57,6 +57,12 @@ public final class ContainerAdapter implements FleetAdapter {
 
   @Override
   public JobStatus launch(PointLaunch launch) {
+    if (launch.server() instanceof ServerSpec.Held) {
+      // the server was started in its container once (HeldServer); this point only runs the client
+      return BenchDriver.run(new BenchDriver.Plan(launch.env().values(), launch.workspace(), launch.server(),
+          launch.client(), launch.readinessTimeout()), backend(launch.options(), launch.workspace()),
+          launch.lifecycle(), launch.log());
+    }
     if (!(launch.server() instanceof ServerSpec.Command)) {
       throw new UsageException(Wording.of("the container adapter runs a server command inside the row's"
           + " image; pass ", setting("serverCommand"), " (e.g. 'vllm serve $MODEL --port $PORT -tp $TP')"));

@@ -116,6 +116,10 @@ public final class SlurmAdapter implements FleetAdapter {
 
   @Override
   public JobStatus launch(PointLaunch launch) {
+    if (launch.server() instanceof io.infx.fleet.bench.ServerSpec.Held) {
+      throw new io.infx.core.UsageException("the slurm adapter starts each point's server in the point's job;"
+          + " a server kept up across points (infx search) runs on the local or container adapter");
+    }
     SlurmJobSettings settings = settings(launch);
     SlurmBackend slurm = new SlurmBackend(settings);
     JobSpec spec = jobSpec(launch, settings);
