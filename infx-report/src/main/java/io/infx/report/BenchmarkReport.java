@@ -61,8 +61,10 @@ public final class BenchmarkReport {
   private final Instant generatedAt;
   private final List<ReportChart> charts;
   private final List<ReportEval> evals;
+  private final java.util.Optional<ReportSearch> search;
 
   private BenchmarkReport(Builder b) {
+    this.search = java.util.Optional.ofNullable(b.search);
     this.evals = List.copyOf(b.evals);
     this.title = b.title;
     this.points = List.copyOf(b.points);
@@ -74,7 +76,9 @@ public final class BenchmarkReport {
           + points.size() + " (filter the aggregates, or tabulate them with"
           + " `infx results summarize --format csv`)");
     }
-    this.charts = buildCharts(points, b.chartWidth, b.chartHeight);
+    List<ReportChart> built = new ArrayList<>(buildCharts(points, b.chartWidth, b.chartHeight));
+    search.ifPresent(sr -> built.addAll(searchCharts(sr, points, b.chartWidth, b.chartHeight)));
+    this.charts = List.copyOf(built);
   }
 
   public static Builder builder() {
@@ -108,6 +112,11 @@ public final class BenchmarkReport {
 
   public List<ReportProblem> problems() {
     return problems;
+  }
+
+  /** The SLO search the report shows, if it is a search's report ({@code infx search}). */
+  public java.util.Optional<ReportSearch> search() {
+    return search;
   }
 
   public Map<String, String> metadata() {
@@ -181,6 +190,29 @@ public final class BenchmarkReport {
     return List.copyOf(out);
   }
 
+  /**
+   * Per workload, the loads that met the search's SLO: throughput per GPU against interactivity, one
+   * line per configuration, the Pareto frontier across them (colours as in the workload's other charts).
+   */
+  private static List<ReportChart> searchCharts(ReportSearch search, List<ReportPoint> all, int w, int h) {
+    List<ReportChart> out = new ArrayList<>();
+    Map<String, List<ReportPoint>> byWorkload = new LinkedHashMap<>();
+    search.passing().forEach(p -> byWorkload.computeIfAbsent(p.workload(), k -> new ArrayList<>()).add(p));
+    List<String> stems = new ArrayList<>();
+    for (Map.Entry<String, List<ReportPoint>> e : byWorkload.entrySet()) {
+      String workload = e.getKey();
+      List<ReportPoint> workloadPoints = all.stream().filter(p -> p.workload().equals(workload)).toList();
+      Map<String, Color> colours = Charts.colours(workloadPoints.isEmpty() ? e.getValue() : workloadPoints);
+      e.getValue().forEach(p -> colours.computeIfAbsent(p.config(), c -> Color.GRAY));
+      String stem = uniqueStem(slug(workload), stems);
+      Charts.throughputVsInteractivity(workload + ": loads meeting " + search.slo(), e.getValue(), colours)
+          .ifPresent(c -> out.add(new ReportChart(workload, stem + "-slo-frontier",
+              "Loads meeting the SLO: throughput per GPU vs interactivity, Pareto frontier across configurations",
+              c, w, h)));
+    }
+    return out;
+  }
+
   /** The chart-name stem of a workload ({@code dsr1 · 1k/1k} → {@code dsr1-1k-1k}). */
   public static String slug(String text) {
     String s = text.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9.]+", "-").replaceAll("^[-.]+|-+$", "");
@@ -206,8 +238,15 @@ public final class BenchmarkReport {
     private Instant generatedAt;
     private int chartWidth = 960;
     private int chartHeight = 540;
+    private ReportSearch search;
 
     private Builder() {}
+
+    /** An SLO search to show: its table, its notes and a frontier chart per workload. */
+    public Builder search(ReportSearch search) {
+      this.search = Objects.requireNonNull(search, "search");
+      return this;
+    }
 
     public Builder title(String title) {
       this.title = Objects.requireNonNull(title, "title");

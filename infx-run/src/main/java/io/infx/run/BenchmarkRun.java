@@ -183,7 +183,7 @@ public final class BenchmarkRun {
   }
 
   /** The launch context every point is projected with (the plan and the fleet must agree). */
-  private static RunContext context(RunOptions options) {
+  static RunContext context(RunOptions options) {
     return options.agenticDuration().isPresent()
         ? RunContext.builder().from(RunContext.defaults())
             .durationOverride((int) options.agenticDuration().get().toSeconds()).build()
@@ -345,7 +345,7 @@ public final class BenchmarkRun {
    * {@code repetitions} repetitions, and for a fixed-sequence point a row with {@code hw} and this
    * point's concurrency. A corrupted or foreign file is not trusted: the point runs again.
    */
-  private static boolean hasAggregate(Path file, PlannedPoint p, int repetitions) {
+  static boolean hasAggregate(Path file, PlannedPoint p, int repetitions) {
     if (!Files.isRegularFile(file)) {
       return false;
     }
@@ -542,14 +542,46 @@ public final class BenchmarkRun {
   }
 
   private PointOutcome launch(PlannedPoint p, RunLayout layout, ExecutorService exec, RunListener listener) {
+    return launch(p, layout, exec, listener, p.agentic() ? 1 : options.repeat(), options.resume());
+  }
+
+  /**
+   * Measures one fixed-sequence point outside a plan — a probe of {@code infx search} — with the
+   * run's point machinery: the same workspace, repetitions, artifact and typed row as a planned
+   * point. Repetitions an earlier measurement left (the point's aggregate with at least
+   * {@code repetitions} of them, or {@code rep-<k>} workspaces) are kept and only the missing ones
+   * are measured, so asking again for more repetitions measures each one once.
+   *
+   * @return {@link PointOutcome.Status#RESUMED} when the point already had {@code repetitions}
+   *     repetitions, else how the measurement ended
+   */
+  PointOutcome measure(PlannedPoint p, int repetitions, RunListener listener) {
+    RunLayout layout = layout();
+    if (hasAggregate(layout.artifactAggregate(p.resultFilename(), false), p, repetitions)) {
+      return new PointOutcome(p, PointOutcome.Status.RESUMED, Optional.empty(), Duration.ZERO,
+          resumedRow(p, layout, listener), Optional.empty());
+    }
+    ExecutorService timed = Executors.newSingleThreadExecutor(r -> {
+      Thread t = new Thread(r, "infx-search-probe");
+      t.setDaemon(true);
+      return t;
+    });
+    try {
+      return launch(p, layout, timed, listener, repetitions, true);
+    } finally {
+      timed.shutdownNow();
+    }
+  }
+
+  private PointOutcome launch(PlannedPoint p, RunLayout layout, ExecutorService exec, RunListener listener,
+      int n, boolean resume) {
     Instant start = Instant.now();
     Path work = layout.pointDir(p.resultFilename());
-    int n = p.agentic() ? 1 : options.repeat();
-    if (n > 1 && options.resume()) {
+    if (n > 1 && resume) {
       adoptSingleRun(work, p);
     }
     clean(work, p);
-    cleanRepetitions(work, options.resume() ? n : 0);
+    cleanRepetitions(work, resume ? n : 0);
     byte[] aggregate;
     Optional<io.infx.client.ServeMetrics> metrics = Optional.empty();
     if (n == 1) {
@@ -589,7 +621,7 @@ public final class BenchmarkRun {
       for (int k = 1; k <= n; k++) {
         Path rep = repetitionDir(work, k);
         Path kept = rep.resolve(name);
-        if (options.resume() && hasAggregate(kept, p, 1)) {
+        if (resume && hasAggregate(kept, p, 1)) {
           listener.note(p.resultFilename() + ": repetition " + k + "/" + n + " from an earlier run");
           reps.add(readJson(kept));
           continue;
@@ -957,7 +989,7 @@ public final class BenchmarkRun {
     return moved;
   }
 
-  private static ReportPoints collect(RunLayout layout) {
+  static ReportPoints collect(RunLayout layout) {
     Path out = layout.collectedFile();
     ArrayNode rows;
     if (Files.isDirectory(layout.artifactsDir())) {

@@ -334,7 +334,17 @@ public final class BoundarySearch {
    */
   public static Trace run(LoadGrid grid, Slo slo, Settings settings, SearchAxis axis, Measurer measurer)
       throws Exception {
-    return new Run(grid, slo, settings, axis, measurer).search();
+    return run(grid, slo, settings, axis, measurer, p -> { });
+  }
+
+  /**
+   * Runs a search, telling {@code onProbe} each load's verdict as soon as it is in.
+   *
+   * @throws Exception whatever the measurer throws (the search stops there)
+   */
+  public static Trace run(LoadGrid grid, Slo slo, Settings settings, SearchAxis axis, Measurer measurer,
+      java.util.function.Consumer<Probe> onProbe) throws Exception {
+    return new Run(grid, slo, settings, axis, measurer, onProbe).search();
   }
 
   /** One search's state: the measured loads by grid index. */
@@ -344,15 +354,18 @@ public final class BoundarySearch {
     private final Settings s;
     private final SearchAxis axis;
     private final Measurer measurer;
+    private final java.util.function.Consumer<Probe> onProbe;
     private final TreeMap<Integer, Probe> byIndex = new TreeMap<>();
     private final List<Probe> inOrder = new ArrayList<>();
 
-    Run(LoadGrid grid, Slo slo, Settings s, SearchAxis axis, Measurer measurer) {
+    Run(LoadGrid grid, Slo slo, Settings s, SearchAxis axis, Measurer measurer,
+        java.util.function.Consumer<Probe> onProbe) {
       this.grid = grid;
       this.slo = slo;
       this.s = s;
       this.axis = axis;
       this.measurer = measurer;
+      this.onProbe = onProbe;
     }
 
     Trace search() throws Exception {
@@ -479,6 +492,7 @@ public final class BoundarySearch {
       }
       byIndex.put(i, pr);
       inOrder.add(pr);
+      onProbe.accept(pr);
       return pr;
     }
 

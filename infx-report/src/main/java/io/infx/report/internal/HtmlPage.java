@@ -95,6 +95,8 @@ public final class HtmlPage {
       h.append("<li><a href=\"#results\">Results table</a></li>\n</ul>\n</nav>\n");
     }
 
+    report.search().ifPresent(sr -> search(h, sr, report));
+
     for (String w : workloads) {
       h.append("<section class=\"workload\" id=\"").append(anchor(w)).append("\">\n<h2>")
           .append(esc(w)).append("</h2>\n");
@@ -180,6 +182,34 @@ public final class HtmlPage {
       h.append("</tr>\n");
     }
     h.append("</tbody>\n</table>\n</section>\n");
+  }
+
+  /** The SLO search: the SLO, one line per configuration, the notes (anomalies). */
+  private static void search(StringBuilder h, io.infx.report.ReportSearch sr, BenchmarkReport report) {
+    h.append("<section id=\"slo-search\">\n<h2>SLO search</h2>\n<p>SLO <code>").append(esc(sr.slo()))
+        .append("</code>: per configuration the largest ").append(esc(sr.axis()))
+        .append(" meeting every term, with the bracket [last pass, first fail] it rests on (<code>?</code>: an"
+            + " undecided end). The frontier charts below show every load that met the SLO.</p>\n")
+        .append("<table class=\"results search\">\n<thead><tr><th class=\"text\">Workload</th>"
+            + "<th class=\"text\">Configuration</th><th>Best ").append(esc(sr.axis()))
+        .append("</th><th>Tput/GPU<br>tok/s</th><th>Interactivity<br>tok/s/user</th><th>Bracket</th>"
+            + "<th>Probes</th><th>Measurements</th><th class=\"text\">Verdict</th></tr></thead>\n<tbody>\n");
+    for (io.infx.report.ReportSearch.Line l : sr.configurations()) {
+      h.append("<tr><td class=\"text\">").append(esc(l.workload())).append("</td><td class=\"text\">")
+          .append(esc(l.config())).append("</td>")
+          .append(l.best().isPresent() ? cell(l.best().getAsDouble(), l.best().getAsDouble() == Math.rint(l.best().getAsDouble()) ? 0 : 2)
+              : "<td>none</td>")
+          .append(cell(l.tputPerGpu(), 1)).append(cell(l.interactivity(), 1))
+          .append("<td>").append(esc(l.bracket())).append("</td><td>").append(l.probes()).append("</td><td>")
+          .append(l.measurements()).append("</td><td class=\"text\">").append(esc(l.verdict())).append("</td></tr>\n");
+    }
+    h.append("</tbody>\n</table>\n");
+    if (!sr.notes().isEmpty()) {
+      h.append("<ul class=\"problems\">\n");
+      sr.notes().forEach(n -> h.append("<li>").append(esc(n)).append("</li>\n"));
+      h.append("</ul>\n");
+    }
+    h.append("</section>\n");
   }
 
   /** Every eval score with the throughput of the configuration it guards (eval-only points too). */

@@ -5,6 +5,7 @@ import io.infx.fleet.RunnerName;
 import io.infx.fleet.bench.ClientSettings;
 import io.infx.fleet.bench.ServerSpec;
 import io.infx.fleet.launch.FleetLauncher;
+import io.infx.fleet.launch.HeldServer;
 import io.infx.fleet.launch.LaunchResult;
 import io.infx.fleet.spi.AdapterOptions;
 import io.infx.fleet.spi.LogSink;
@@ -97,15 +98,17 @@ public final class FleetPointLauncher implements PointLauncher {
         .recordedAdapter(point.runner()).filter(point.adapter()::equals).isPresent();
   }
 
-  @Override
-  public PointResult launch(PlannedPoint point, Path workDir, PrintWriter log) throws Exception {
-    if (point.agentic()) {
-      return agentic.launch(point, workDir, log);
-    }
-    int conc = point.conc().get(0);
-    log.println("infx run: " + point.resultFilename() + " through the fleet adapter '" + point.adapter() + "'");
+  /**
+   * What serves a point and how its client is driven: the recipe's engine (a real one), the running
+   * server of {@code --endpoint}, or the embedded simulator; with the recipe's client settings,
+   * readiness timeout and eval tool.
+   */
+  private record Serving(ServerSpec server, ClientSettings client, java.time.Duration readiness,
+      io.infx.fleet.bench.EvalSettings eval) {}
+
+  private Serving serving(PlannedPoint point, PrintWriter log) {
     ServerSpec server = new ServerSpec.Embedded(options.simulator());
-    var client = ClientSettings.builder();
+    ClientSettings client = ClientSettings.defaults();
     java.time.Duration readiness = java.time.Duration.ofMinutes(10);
     // --eval-cmd/--eval-tasks/--eval-limit win; else the recipe's eval section; else lm-eval
     io.infx.fleet.bench.EvalSettings evalSettings = options.eval();
@@ -117,12 +120,64 @@ public final class FleetPointLauncher implements PointLauncher {
           System.getenv(), java.nio.file.Path.of(""));
       log.println("infx run: recipe " + l.recipe() + " (" + l.where() + "): " + l.server().shellCommand());
       server = l.server();
-      client.from(l.client());
+      client = l.client();
       if (options.eval().equals(io.infx.fleet.bench.EvalSettings.defaults())) {
         evalSettings = l.client().eval();
       }
       readiness = l.startupTimeout();
     }
+    return new Serving(server, client, readiness, evalSettings);
+  }
+
+  /**
+   * Starts the server of {@code top} — its recipe's engine, the simulator, or (for an endpoint) only
+   * a readiness check — and keeps it up for {@link #probesOn}: {@code infx search} runs every probe of
+   * a configuration against one server, started with the environment of its largest load.
+   *
+   * @param workspace where the server's {@code server.log} and {@code server_event.json} go
+   * @throws io.infx.core.UsageException when the point's adapter cannot hold a server (only local
+   *     and container can)
+   * @throws InfxException kind {@code server} when it does not start or become ready
+   */
+  public HeldServer hold(PlannedPoint top, Path workspace, PrintWriter log) {
+    Serving s = serving(top, log);
+    String adapter = top.adapter().equals(io.infx.run.BenchmarkRun.ROUTED) ? "local" : top.adapter();
+    return HeldServer.start(top.env(), s.server(), adapter, AdapterOptions.of(options.adapterOptions()), workspace,
+        s.readiness(), LogSink.to(log));
+  }
+
+  /**
+   * A launcher for points served by {@code held}: each point runs as {@link #launch} runs it, with
+   * the held server instead of a server of its own; prompts are drawn with a seed of the point and
+   * its workspace (a held server's prefix cache must not see the same prompts again); the client
+   * adds the per-request goodput thresholds and the extra percentiles given.
+   */
+  public PointLauncher probesOn(HeldServer held, java.util.Map<String, Double> goodputMillis,
+      List<Double> extraPercentiles) {
+    return (point, workDir, log) -> {
+      Serving s = serving(point, log);
+      long seed = Integer.toUnsignedLong((point.resultFilename() + "/" + workDir.getFileName()).hashCode());
+      ClientSettings client = ClientSettings.builder().from(s.client()).seed(seed).goodputMillis(goodputMillis)
+          .extraPercentiles(extraPercentiles).build();
+      return launch(point, workDir, log, new Serving(held.spec(), client, s.readiness(), s.eval()));
+    };
+  }
+
+  @Override
+  public PointResult launch(PlannedPoint point, Path workDir, PrintWriter log) throws Exception {
+    if (point.agentic()) {
+      return agentic.launch(point, workDir, log);
+    }
+    return launch(point, workDir, log, serving(point, log));
+  }
+
+  private PointResult launch(PlannedPoint point, Path workDir, PrintWriter log, Serving serving) throws Exception {
+    int conc = point.conc().get(0);
+    log.println("infx run: " + point.resultFilename() + " through the fleet adapter '" + point.adapter() + "'");
+    ServerSpec server = serving.server();
+    var client = ClientSettings.builder().from(serving.client());
+    java.time.Duration readiness = serving.readiness();
+    io.infx.fleet.bench.EvalSettings evalSettings = serving.eval();
     // the load generator runs in this JVM with the local and container adapters: keep its statistics
     java.util.concurrent.atomic.AtomicReference<io.infx.client.ServeMetrics> measured =
         new java.util.concurrent.atomic.AtomicReference<>();
