@@ -298,8 +298,19 @@ public final class SloSearch {
         }
       } finally {
         pool.shutdownNow();
-        closeServers();
-        writeSearchFile(List.of());
+        // an interrupted search still records what it measured: its files are written uninterrupted
+        boolean interrupted = Thread.interrupted();
+        try {
+          awaitWorkers(pool);
+          closeServers();
+          writeSearchFile(List.of());
+        } catch (InfxException e) {
+          listener.note("search.json not updated: " + e.getMessage());
+        } finally {
+          if (interrupted) {
+            Thread.currentThread().interrupt();
+          }
+        }
         try {
           Runtime.getRuntime().removeShutdownHook(stopServers);
         } catch (IllegalStateException e) {
@@ -317,6 +328,15 @@ public final class SloSearch {
       listener.note("report: " + report.get().html());
       RunStore.ingest(layout, notes);
       return new SearchOutcome(plan, labelled, frontier, layout, file, report, server);
+    }
+
+    /** Gives configurations that were stopped a moment to end their probe (so their servers are closed once). */
+    private void awaitWorkers(ExecutorService pool) {
+      try {
+        pool.awaitTermination(30, java.util.concurrent.TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
     }
 
     private synchronized void closeServers() {
