@@ -35,6 +35,7 @@ import picocli.CommandLine.Spec;
         SimCommand.class,
         ReportCommand.class,
         RunCommand.class,
+        SearchCommand.class,
         RecipeCommand.class,
         DbCommand.class,
         DashboardCommand.class,

@@ -31,6 +31,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -63,40 +64,11 @@ public final class RunCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Option(names = "--adapter", paramLabel = "NAME",
-      description = "Fleet adapter every point is launched on: local, slurm (one Slurm job "
-          + "per point), container, any adapter registered through ServiceLoader (plugin jars: INFX_CLASSPATH), "
-          + "or auto (routed by runner name: runners.yaml cluster record, adapters' runner-name prefixes, "
-          + "local_*, the reference's prefix table). Default: the adapter the runner's runners.yaml cluster "
-          + "record names (adapter: ID), else local. The server: --recipes (real engines), --endpoint (a running one), "
-          + "else the simulator.")
-  String adapter;
+  /** The options shared with {@code infx search}: configs and filters, adapter, recipes, endpoint, … */
+  @Mixin RunSettings settings = new RunSettings();
 
-  @Option(names = "--adapter-option", paramLabel = "KEY=VALUE",
-      description = "Adapter option, repeatable, as infx fleet launch -o takes it: slurm.partition, "
-          + "slurm.account, slurm.mode=batch|alloc, slurm.gpus (0 on a Slurm without GPUs), slurm.gres, …")
-  List<String> adapterOptions = new ArrayList<>();
-
-  @Option(names = "--sim-option", paramLabel = "KEY=VALUE",
-      description = "Setting of the embedded simulator, repeatable, named as infx sim's flags: slowdown=F "
-          + "(every decode and prefill step F times slower, e.g. 1.25 to inject a 25%% regression), "
-          + "max-num-seqs, prefill-tokens-per-second, decode-step-ms, decode-step-per-seq-us, stream-interval, seed.")
-  List<String> simOptions = new ArrayList<>();
-
-  @Option(names = "--recipes", paramLabel = "FILE",
-      description = "Recipe file (docs/recipes.md): launch each point's real engine as its recipe says, through "
-          + "the adapter (default: <config>.recipes.yaml beside the first config, if it exists).")
-  Path recipes;
-
-  @Option(names = "--endpoint", paramLabel = "URL",
-      description = "Benchmark an already-running OpenAI-compatible server (e.g. http://127.0.0.1:8000); "
-          + "nothing is launched. Without --recipes and --endpoint the embedded simulator serves (SIMULATED).")
-  String endpoint;
-
-  @Option(names = "--max-parallel", paramLabel = "N", defaultValue = "1",
-      description = "Points in flight at once (default ${DEFAULT-VALUE}); slurm: up to N jobs submitted, the "
-          + "scheduler queues them; local: N servers on their own free ports (mind the cores).")
-  int maxParallel;
+  /** Config files first, then generate filters (parsed by generate's own parser). */
+  @Unmatched List<String> rest = new ArrayList<>();
 
   @Option(names = "--canary", description = "Run InferenceX's canary (lowest-concurrency single-node point) first, "
       + "alone; stop the sweep if it fails.")
@@ -106,32 +78,11 @@ public final class RunCommand implements Callable<Integer> {
       + "configuration, other concurrencies) that have not started.")
   boolean failFast;
 
-  @Option(names = "--out", paramLabel = "DIR",
-      description = "Run directory (default: infx-out/<first config's name>).")
-  Path out;
-
   @Option(names = "--repeat", paramLabel = "N", defaultValue = "1",
       description = "Measure every point N times (each repetition kept in points/<RF>/rep-<k>/); the point's "
           + "aggregate holds the means plus, under \"repeats\", per headline metric the mean, std dev, 95%% "
           + "confidence interval and coefficient of variation. With --resume only missing repetitions run.")
   int repeat;
-
-  @Option(names = "--resume", description = "Skip points whose result exists in DIR from an earlier run.")
-  boolean resume;
-
-  @Option(names = "--dry-run", description = "Print the plan and the matrix; send no traffic, write nothing.")
-  boolean dryRun;
-
-  @Option(names = "--runner-config", paramLabel = "FILE",
-      description = "runners.yaml (default: runners.yaml next to the first config, else configs/runners.yaml).")
-  Path runnerConfig;
-
-  @Option(names = "--runner", paramLabel = "NAME",
-      description = "Concrete runner for every row, e.g. h200-cw_0 (default: the first runner of the row's label).")
-  String runner;
-
-  @Option(names = "--title", paramLabel = "TEXT", description = "Report title.")
-  String title;
 
   @Option(names = "--duration", paramLabel = "SECONDS",
       description = "Replay length of AgentX points (default: the rows' duration, 3600 s in the reference).")
@@ -161,70 +112,16 @@ public final class RunCommand implements Callable<Integer> {
           + "utils/evals/thresholds.yaml, written to DIR/eval_thresholds.yaml).")
   Path evalThresholds;
 
-  /** Config files first, then generate filters (parsed by generate's own parser). */
-  @Unmatched List<String> rest = new ArrayList<>();
-
   @Override
   public Integer call() {
     ReportCommand.headless();
-    List<Path> configs = new ArrayList<>();
-    int i = 0;
-    while (i < rest.size() && !rest.get(i).startsWith("-")) {
-      configs.add(Path.of(rest.get(i++)));
-    }
-    if (configs.isEmpty()) {
-      throw new UsageException("infx run: give at least one master config file, e.g. "
-          + "infx run examples/configs/quickstart.yaml");
-    }
-    Selection selection = Selection.parse(rest.subList(i, rest.size()));
-    String stem = configs.get(0).getFileName().toString().replaceFirst("\\.ya?ml$", "");
-    var b = RunOptions.builder()
-        .configFiles(configs)
-        .selection(selection)
-        .adapter(java.util.Optional.ofNullable(adapter))
-        .adapterOptions(io.infx.fleet.spi.AdapterOptions.parse(adapterOptions).values())
-        .out(out != null ? out : Path.of("infx-out", stem))
-        .resume(resume)
+    var b = settings.options(rest, "run", stem -> stem)
         .canary(canary)
         .failFast(failFast);
-    if (maxParallel < 1) {
-      throw new UsageException("--max-parallel must be >= 1, got " + maxParallel);
-    }
-    b.maxParallel(maxParallel);
     if (repeat < 1) {
       throw new UsageException("--repeat must be at least 1, got " + repeat);
     }
     b.repeat(repeat);
-    if (!simOptions.isEmpty()) {
-      b.simulator(io.infx.client.sim.SimOptions.parse(io.infx.client.sim.SimConfig.defaults(), simOptions));
-    }
-    if (runnerConfig != null) {
-      b.runnerConfig(runnerConfig);
-    }
-    if (recipes != null && endpoint != null) {
-      throw new UsageException("--recipes launches servers, --endpoint uses a running one: give one of them");
-    }
-    if (recipes != null) {
-      b.recipes(recipes);
-    }
-    if (endpoint != null) {
-      java.net.URI u;
-      try {
-        u = java.net.URI.create(endpoint);
-      } catch (IllegalArgumentException e) {
-        throw new UsageException("--endpoint: not a URL: " + endpoint);
-      }
-      if (!"http".equals(u.getScheme()) && !"https".equals(u.getScheme()) || u.getHost() == null) {
-        throw new UsageException("--endpoint must be an http(s) URL with a host, e.g. http://127.0.0.1:8000; got " + endpoint);
-      }
-      b.endpoint(u);
-    }
-    if (runner != null) {
-      b.runner(runner);
-    }
-    if (title != null) {
-      b.title(title);
-    }
     if (duration != null) {
       if (duration < 1) {
         throw new UsageException("--duration must be at least 1 second, got " + duration);
@@ -257,7 +154,7 @@ public final class RunCommand implements Callable<Integer> {
     BenchmarkRun run = BenchmarkRun.of(b.build());
     PrintWriter stdout = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    if (dryRun) {
+    if (settings.dryRun) {
       RunPlan plan = run.plan();
       stdout.print(plan.toTable());
       stdout.println();

@@ -23,7 +23,9 @@ final class SettingFlags {
   static final Map<String, String> ALIASES = Map.of(
       "histogramLog", "--hlog",
       "simulator", "--sim-option",
-      "serverCommand", "--server-cmd");
+      "serverCommand", "--server-cmd",
+      "lo", "--range",
+      "hi", "--range");
 
   private SettingFlags() {}
 

@@ -70,7 +70,7 @@ import java.util.TreeMap;
  *   <li><b>non-monotone</b>: a load passes above one that failed, or a term's ratio falls by more than
  *       the noise band (in units of its bound) from a lower load to a higher one;
  *   <li><b>cliff</b>: at a converged boundary the ratio jumps by {@link Settings#cliffFactor()}
- *       (default 1.5×) or more across the one step;
+ *       (default 2×) or more across the one step;
  *   <li><b>undecided</b>: a load whose verdict the repetitions could not decide;
  *   <li><b>failed</b>: a load whose point failed to run.
  * </ul>
@@ -121,9 +121,9 @@ public final class BoundarySearch {
       }
     }
 
-    /** BRACKET, 8 probes, 3 measurements per load, ±5 % noise, 95 %, growth 4, cliff 1.5×. */
+    /** BRACKET, 8 probes, 3 measurements per load, ±5 % noise, 95 %, growth 4, cliff 2×. */
     public static Settings defaults() {
-      return new Settings(Strategy.BRACKET, 8, 3, 0.05, ChangeJudgement.CONFIDENCE, 4, 1.5);
+      return new Settings(Strategy.BRACKET, 8, 3, 0.05, ChangeJudgement.CONFIDENCE, 4, 2);
     }
 
     public Settings withStrategy(Strategy s) {

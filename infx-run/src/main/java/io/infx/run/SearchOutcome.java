@@ -9,6 +9,7 @@ import java.util.Optional;
 /**
  * What a search produced.
  *
+ * @param options what was searched and how (the SLO, the axis, the settings)
  * @param plan the plan that was searched
  * @param configurations every configuration's search, in plan order
  * @param frontier the Pareto frontier of throughput per GPU against interactivity over every load
@@ -19,7 +20,7 @@ import java.util.Optional;
  * @param report the report files
  * @param server what served the probes, said plainly ({@code SIMULATED: …} for the simulator)
  */
-public record SearchOutcome(SearchPlan plan, List<ConfigurationSearch> configurations, List<FrontierPoint> frontier,
+public record SearchOutcome(SearchOptions options, SearchPlan plan, List<ConfigurationSearch> configurations, List<FrontierPoint> frontier,
     RunLayout layout, Path searchFile, Optional<ReportFiles> report, String server) {
 
   /**
@@ -36,6 +37,7 @@ public record SearchOutcome(SearchPlan plan, List<ConfigurationSearch> configura
       double interactivity, String resultFilename) {}
 
   public SearchOutcome {
+    Objects.requireNonNull(options, "options");
     Objects.requireNonNull(plan, "plan");
     configurations = List.copyOf(configurations);
     frontier = List.copyOf(frontier);

@@ -327,7 +327,7 @@ public final class SloSearch {
       listener.note("search: " + file);
       listener.note("report: " + report.get().html());
       RunStore.ingest(layout, notes);
-      return new SearchOutcome(plan, labelled, frontier, layout, file, report, server);
+      return new SearchOutcome(options, plan, labelled, frontier, layout, file, report, server);
     }
 
     /** Gives configurations that were stopped a moment to end their probe (so their servers are closed once). */
