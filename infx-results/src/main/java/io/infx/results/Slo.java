@@ -317,7 +317,7 @@ public final class Slo {
         return java.util.Optional.empty();
       }
       int opCol = col();
-      SloTerm.Comparison op = op();
+      SloTerm.Operator op = op();
       if (op == null) {
         report.at(opCol, "slo.op", "expected <=, <, >= or > after " + name
             + (stat.kind() == SloTerm.Statistic.Kind.NONE ? "" : "." + stat.label()));
@@ -396,7 +396,7 @@ public final class Slo {
       return java.util.Optional.of(new Located(new SloTerm(metric, stat, op, bound, text), termCol));
     }
 
-    private SloTerm.Comparison op() {
+    private SloTerm.Operator op() {
       if (i >= end) {
         return null;
       }
@@ -405,19 +405,19 @@ public final class Slo {
       switch (c) {
         case '<' -> {
           i += eq ? 2 : 1;
-          return eq ? SloTerm.Comparison.AT_MOST : SloTerm.Comparison.BELOW;
+          return eq ? SloTerm.Operator.AT_MOST : SloTerm.Operator.BELOW;
         }
         case '>' -> {
           i += eq ? 2 : 1;
-          return eq ? SloTerm.Comparison.AT_LEAST : SloTerm.Comparison.ABOVE;
+          return eq ? SloTerm.Operator.AT_LEAST : SloTerm.Operator.ABOVE;
         }
         case '≤' -> {
           i++;
-          return SloTerm.Comparison.AT_MOST;
+          return SloTerm.Operator.AT_MOST;
         }
         case '≥' -> {
           i++;
-          return SloTerm.Comparison.AT_LEAST;
+          return SloTerm.Operator.AT_LEAST;
         }
         default -> {
           return null;

@@ -24,7 +24,7 @@ import java.util.Objects;
  * @param bound the bound, in the aggregate's unit (see above)
  * @param text the term as written, without blanks (e.g. {@code ttft.p99<=2000ms})
  */
-public record SloTerm(Metric metric, Statistic statistic, Comparison comparison, double bound, String text) {
+public record SloTerm(Metric metric, Statistic statistic, Operator comparison, double bound, String text) {
 
   /** The measured quantity of a term, with the aggregate-key stem and the direction of its bound. */
   public enum Metric {
@@ -120,13 +120,13 @@ public record SloTerm(Metric metric, Statistic statistic, Comparison comparison,
     }
   }
 
-  /** How a statistic is compared with the bound. */
-  public enum Comparison {
+  /** How a statistic is compared with the bound: the term's operator. */
+  public enum Operator {
     AT_MOST("<="), BELOW("<"), AT_LEAST(">="), ABOVE(">");
 
     private final String symbol;
 
-    Comparison(String symbol) {
+    Operator(String symbol) {
       this.symbol = symbol;
     }
 

@@ -19,12 +19,12 @@ class SloTest {
     SloTerm ttft = slo.terms().get(0);
     assertThat(ttft.metric()).isEqualTo(SloTerm.Metric.TTFT);
     assertThat(ttft.statistic().percentile()).isEqualTo(99.0);
-    assertThat(ttft.comparison()).isEqualTo(SloTerm.Comparison.AT_MOST);
+    assertThat(ttft.comparison()).isEqualTo(SloTerm.Operator.AT_MOST);
     assertThat(ttft.bound()).isCloseTo(2.0, within(1e-12)); // seconds, the aggregate's unit
     assertThat(ttft.key()).isEqualTo("p99_ttft");
     assertThat(slo.terms().get(1).key()).isEqualTo("median_tpot");
     assertThat(slo.terms().get(1).bound()).isCloseTo(0.05, within(1e-12));
-    assertThat(slo.terms().get(2).comparison()).isEqualTo(SloTerm.Comparison.BELOW);
+    assertThat(slo.terms().get(2).comparison()).isEqualTo(SloTerm.Operator.BELOW);
     assertThat(slo.terms().get(2).key()).isEqualTo("p90_e2el");
     assertThat(slo.terms().get(3).key()).isEqualTo("goodput");
     assertThat(slo.terms().get(3).bound()).isEqualTo(0.99);
@@ -39,7 +39,7 @@ class SloTest {
         .containsExactly("median_ttft", "mean_itl", "p99.9_e2el", "median_intvty", "goodput");
     assertThat(slo.terms().get(1).bound()).isCloseTo(0.0008, within(1e-15));
     assertThat(slo.terms().get(4).bound()).isCloseTo(0.95, within(1e-12));
-    assertThat(Slo.parse("tpot.p50≤50ms").terms().get(0).comparison()).isEqualTo(SloTerm.Comparison.AT_MOST);
+    assertThat(Slo.parse("tpot.p50≤50ms").terms().get(0).comparison()).isEqualTo(SloTerm.Operator.AT_MOST);
   }
 
   @Test
@@ -120,10 +120,10 @@ class SloTest {
 
   @Test
   void termsBuiltInCodeAreChecked() {
-    SloTerm t = new SloTerm(SloTerm.Metric.TPOT, SloTerm.Statistic.percentile(50), SloTerm.Comparison.AT_MOST, 0.05,
+    SloTerm t = new SloTerm(SloTerm.Metric.TPOT, SloTerm.Statistic.percentile(50), SloTerm.Operator.AT_MOST, 0.05,
         "tpot.p50<=50ms");
     assertThat(Slo.of(List.of(t)).terms()).containsExactly(t);
-    assertThatThrownBy(() -> new SloTerm(SloTerm.Metric.TPOT, SloTerm.Statistic.MEAN, SloTerm.Comparison.AT_LEAST,
+    assertThatThrownBy(() -> new SloTerm(SloTerm.Metric.TPOT, SloTerm.Statistic.MEAN, SloTerm.Operator.AT_LEAST,
         0.05, "x")).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("bounded from above");
     assertThatThrownBy(() -> Slo.of(List.of(t, t))).hasMessageContaining("bounded twice");
     assertThatThrownBy(() -> Slo.of(List.of())).hasMessageContaining("at least one term");
