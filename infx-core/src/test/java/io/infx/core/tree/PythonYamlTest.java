@@ -66,6 +66,27 @@ class PythonYamlTest {
     return null;
   }
 
+  /**
+   * Random mutations (written with PyYAML's answers by {@code yaml-safe-load-fuzz.py}) when
+   * {@code INFX_PYYAML_FUZZ} names such a file: at most 1 % may differ, all of them inputs with
+   * several errors where PyYAML's scanner look-ahead meets another one first.
+   */
+  @Test
+  void randomMutationsMostlyAgreeWithPyYaml() throws IOException {
+    String file = System.getenv("INFX_PYYAML_FUZZ");
+    org.junit.jupiter.api.Assumptions.assumeTrue(file != null && !file.isBlank(),
+        "INFX_PYYAML_FUZZ not set (see python/yaml-safe-load-fuzz.py); skipping");
+    JsonNode cases = Json.mapper().readTree(java.nio.file.Files.readString(java.nio.file.Path.of(file)));
+    int differ = 0;
+    for (JsonNode c : cases) {
+      if (check(c, c.get("input").textValue()) != null) {
+        differ++;
+      }
+    }
+    System.out.println("PythonYaml vs PyYAML on " + cases.size() + " mutations: " + differ + " differ");
+    assertThat(differ).isLessThanOrEqualTo(cases.size() / 100);
+  }
+
   @Test
   void duplicateAndEqualKeysKeepTheFirstKeyAndTheLastValue() {
     // PyYAML: {1: 'd', '1': 'b'} — 1, True and 1.0 are one dict key.

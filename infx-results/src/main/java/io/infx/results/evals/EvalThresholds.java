@@ -7,6 +7,7 @@ import io.infx.core.ErrorKind;
 import io.infx.core.InfxException;
 import io.infx.core.python.PythonJsonDecoder;
 import io.infx.core.tree.PythonYaml;
+import io.infx.core.tree.TreeLimits;
 import io.infx.results.evals.internal.PyValues;
 import io.infx.core.python.PythonNumbers;
 import io.infx.core.python.PythonRepr;
@@ -166,7 +167,7 @@ public final class EvalThresholds {
     if (!(root instanceof Map<?, ?> map)) {
       throw new LoadException("thresholds config must be a mapping");
     }
-    ObjectNode cfg = (ObjectNode) toJson(map, 0);
+    ObjectNode cfg = (ObjectNode) toJson(map, 0, new int[] {0});
     if (!cfg.has("default") && !cfg.has("models")) {
       return new EvalThresholds(cfg, NODES.objectNode());
     }
@@ -222,9 +223,15 @@ public final class EvalThresholds {
    * ({@code "default"}, {@code "models"}, a task, a model prefix) is by string, so a key such as
    * {@code 1} or {@code true} can never match and leaving it out changes nothing.
    */
-  private static JsonNode toJson(Object value, int depth) {
-    if (depth > 10_000) {
-      throw new LoadException("invalid YAML: the document refers to itself (a recursive alias)");
+  private static JsonNode toJson(Object value, int depth, int[] values) {
+    // Aliases are shared objects: a recursive one never ends, an alias bomb expands exponentially.
+    if (depth > TreeLimits.DEFAULT.maxDepth()) {
+      throw new LoadException("invalid YAML: the document nests deeper than " + TreeLimits.DEFAULT.maxDepth()
+          + " levels (a recursive alias?)");
+    }
+    if (++values[0] > TreeLimits.DEFAULT.maxNodes()) {
+      throw new LoadException("invalid YAML: the document expands to more than " + TreeLimits.DEFAULT.maxNodes()
+          + " values (an alias bomb?)");
     }
     if (value == null) {
       return NODES.nullNode();
@@ -233,14 +240,14 @@ public final class EvalThresholds {
       ObjectNode o = NODES.objectNode();
       m.forEach((k, v) -> {
         if (k instanceof String key) {
-          o.set(key, toJson(v, depth + 1));
+          o.set(key, toJson(v, depth + 1, values));
         }
       });
       return o;
     }
     if (value instanceof Collection<?> c) {
       var a = NODES.arrayNode();
-      c.forEach(item -> a.add(toJson(item, depth + 1)));
+      c.forEach(item -> a.add(toJson(item, depth + 1, values)));
       return a;
     }
     if (value instanceof Boolean b) {
