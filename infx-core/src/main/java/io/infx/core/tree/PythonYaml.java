@@ -487,18 +487,17 @@ public final class PythonYaml {
     }
 
     private Event next() {
-      try {
-        return parser.getEvent();
-      } catch (MarkedYAMLException e) {
-        throw scanOrParse(e, t);
-      } catch (YAMLException e) {
-        throw new InfxException(ErrorKind.INPUT, "YAML text cannot be read safely: " + e.getMessage());
-      }
+      return event(parser::getEvent);
     }
 
     private Event peek() {
+      return event(parser::peekEvent);
+    }
+
+    /** An event, SnakeYAML's scanner/parser errors turned into PyYAML's. */
+    private Event event(java.util.function.Supplier<Event> read) {
       try {
-        return parser.peekEvent();
+        return read.get();
       } catch (MarkedYAMLException e) {
         throw scanOrParse(e, t);
       } catch (YAMLException e) {
