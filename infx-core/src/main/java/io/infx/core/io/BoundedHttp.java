@@ -59,6 +59,7 @@ public final class BoundedHttp {
       Duration total) throws IOException, InterruptedException {
     Objects.requireNonNull(http, "http");
     Objects.requireNonNull(request, "request");
+    Objects.requireNonNull(total, "total");
     if (maxBytes < 0) {
       throw new IllegalArgumentException("maxBytes must be ≥ 0, got " + maxBytes);
     }
@@ -105,6 +106,8 @@ public final class BoundedHttp {
   public static int status(HttpClient http, HttpRequest request, Duration total)
       throws IOException, InterruptedException {
     Objects.requireNonNull(http, "http");
+    Objects.requireNonNull(request, "request");
+    Objects.requireNonNull(total, "total");
     if (total.isNegative() || total.isZero()) {
       throw new IllegalArgumentException("total must be positive, got " + total);
     }
