@@ -59,37 +59,21 @@ public final class BoundedHttp {
       Duration total) throws IOException, InterruptedException {
     Objects.requireNonNull(http, "http");
     Objects.requireNonNull(request, "request");
-    Objects.requireNonNull(total, "total");
     if (maxBytes < 0) {
       throw new IllegalArgumentException("maxBytes must be ≥ 0, got " + maxBytes);
     }
-    if (total.isNegative() || total.isZero()) {
-      throw new IllegalArgumentException("total must be positive, got " + total);
-    }
-    long nanos = total.toNanos();
-    long deadline = System.nanoTime() + nanos;
+    long deadline = System.nanoTime() + positiveNanos(total);
     Capped[] body = new Capped[1];
     CompletableFuture<HttpResponse<byte[]>> f = http.sendAsync(request, info -> {
       Capped c = new Capped(maxBytes, deadline);
       body[0] = c;
       return c;
     });
-    try {
-      return f.get(nanos, TimeUnit.NANOSECONDS);
-    } catch (TimeoutException e) {
-      abort(f, body[0]);
-      throw new HttpTimeoutException("no complete answer from " + request.uri() + " within "
-          + total.toMillis() + " ms");
-    } catch (InterruptedException e) {
-      abort(f, body[0]);
-      throw e;
-    } catch (ExecutionException e) {
-      Throwable c = e.getCause();
-      if (c instanceof IOException io) {
-        throw io;
+    return await(f, request, total, () -> {
+      if (body[0] != null) {
+        body[0].cancel(new HttpTimeoutException("deadline passed"));
       }
-      throw new IOException(c == null ? e.toString() : c.toString(), c);
-    }
+    });
   }
 
   /**
@@ -107,20 +91,33 @@ public final class BoundedHttp {
       throws IOException, InterruptedException {
     Objects.requireNonNull(http, "http");
     Objects.requireNonNull(request, "request");
+    positiveNanos(total);
+    return await(http.sendAsync(request, info -> new HeadOnly()), request, total, () -> {})
+        .statusCode();
+  }
+
+  private static long positiveNanos(Duration total) {
     Objects.requireNonNull(total, "total");
     if (total.isNegative() || total.isZero()) {
       throw new IllegalArgumentException("total must be positive, got " + total);
     }
-    long nanos = total.toNanos();
-    CompletableFuture<HttpResponse<Void>> f = http.sendAsync(request, info -> new HeadOnly());
+    return total.toNanos();
+  }
+
+  /** Waits for {@code f} until {@code total}; past it, or when interrupted, cancels the exchange. */
+  private static <T> HttpResponse<T> await(CompletableFuture<HttpResponse<T>> f,
+      HttpRequest request, Duration total, Runnable abortBody)
+      throws IOException, InterruptedException {
     try {
-      return f.get(nanos, TimeUnit.NANOSECONDS).statusCode();
+      return f.get(total.toNanos(), TimeUnit.NANOSECONDS);
     } catch (TimeoutException e) {
-      f.cancel(true);
-      throw new HttpTimeoutException("no answer from " + request.uri() + " within "
+      f.cancel(true); // cancels the exchange (JDK 16+)
+      abortBody.run();
+      throw new HttpTimeoutException("no complete answer from " + request.uri() + " within "
           + total.toMillis() + " ms");
     } catch (InterruptedException e) {
       f.cancel(true);
+      abortBody.run();
       throw e;
     } catch (ExecutionException e) {
       Throwable c = e.getCause();
@@ -151,13 +148,6 @@ public final class BoundedHttp {
 
     @Override
     public void onComplete() {}
-  }
-
-  private static void abort(CompletableFuture<?> f, Capped body) {
-    f.cancel(true); // cancels the exchange (JDK 16+)
-    if (body != null) {
-      body.cancel(new HttpTimeoutException("deadline passed"));
-    }
   }
 
   /** Collects up to a limit, one buffer list at a time, and gives up past it or the deadline. */
