@@ -574,6 +574,7 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
       f = null;
     }
     finish(now, f, false);
+    releaseParser();
   }
 
   private void fail(Exception cause) {
@@ -715,6 +716,25 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
       hook.run();
     }
     result.complete(r);
+  }
+
+  /**
+   * Closes the chunk parser: Jackson then merges the field names it learned into the factory's
+   * root symbol table and returns its buffers for reuse, so the next stream's parser finds
+   * {@code choices}, {@code delta}, … without decoding and hashing them again. Called on the I/O
+   * thread at the stream's end (the only thread that feeds the parser).
+   */
+  private void releaseParser() {
+    JsonParser p = parser;
+    if (p == null) {
+      return;
+    }
+    parser = null;
+    try {
+      p.close();
+    } catch (IOException | RuntimeException e) {
+      // nothing to release then
+    }
   }
 
   /** A view of each token chunk's text (content then reasoning), built only when asked. */
