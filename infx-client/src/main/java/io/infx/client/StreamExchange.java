@@ -1,9 +1,7 @@
 package io.infx.client;
 
 import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.core.async.ByteArrayFeeder;
+import io.infx.client.internal.ChunkReader;
 import io.infx.client.internal.ReuseGuard;
 import io.infx.client.sse.SseEvent;
 import io.infx.client.sse.SseParser;
@@ -44,8 +42,8 @@ import org.apache.hc.core5.http.protocol.HttpContext;
 import org.apache.hc.core5.http.protocol.HttpCoreContext;
 
 /**
- * One request's life on the I/O thread: response head, SSE framing, chunk decoding with Jackson's
- * streaming parser, timestamps taken on arrival. Completes its future exactly once — on stream end,
+ * One request's life on the I/O thread: response head, SSE framing, chunk reading
+ * ({@link ChunkReader}: the needed fields straight from the bytes), timestamps taken on arrival. Completes its future exactly once — on stream end,
  * failure, timeout or cancellation.
  */
 final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseParser.Listener,
@@ -64,7 +62,7 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
   final CompletableFuture<RequestRecord> result = new CompletableFuture<>();
   private final AtomicBoolean finished = new AtomicBoolean();
   private final SseParser sse;
-  private JsonParser parser;
+  private ChunkReader chunk;
 
   final long intendedNanos;
   volatile long sendNanos;
@@ -296,50 +294,33 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
     chunkContent = false;
     chunkCompletion = -1;
     try {
-      // One non-blocking parser per stream, fed one chunk at a time: no parser (and no symbol
-      // table) allocated per chunk.
-      JsonParser p = parser;
-      if (p == null) {
-        p = json.createNonBlockingByteArrayParser();
-        parser = p;
+      // read straight from the event's bytes: nothing decoded that is not kept, no allocation
+      ChunkReader c = chunk;
+      if (c == null) {
+        c = new ChunkReader();
+        chunk = c;
       }
-      ((ByteArrayFeeder) p.getNonBlockingInputFeeder()).feedInput(e.dataBytes(), 0, e.dataLength());
-      if (p.nextToken() != JsonToken.START_OBJECT) {
-        throw new IOException("chunk is not a JSON object");
+      if ((retainText || tokenizer != null) && text == null) {
+        text = new StringBuilder(64);
       }
-      JsonToken tok;
-      while ((tok = p.nextToken()) == JsonToken.FIELD_NAME) {
-        String name = p.currentName();
-        JsonToken v = p.nextToken();
-        switch (name) {
-          case "choices" -> {
-            if (v == JsonToken.START_ARRAY) {
-              choices(p);
-            } else {
-              skip(p, v);
-            }
-          }
-          case "usage" -> {
-            if (v == JsonToken.START_OBJECT) {
-              usage(p);
-            } else {
-              skip(p, v);
-            }
-          }
-          case "error" -> {
-            String msg = v == JsonToken.START_OBJECT ? errorMessage(p) : p.getValueAsString("error");
-            streamFailure = new RequestFailure(FailureClass.STREAM,
-                "in-stream error: " + msg, status, excerpt(e.dataBytes(), e.dataLength()));
-            return;
-          }
-          default -> skip(p, v);
-        }
+      if (tokenizer != null && reasoning == null) {
+        reasoning = new StringBuilder(64);
       }
-      if (tok != JsonToken.END_OBJECT) {
-        throw new IOException("incomplete chunk object");
+      c.read(e.dataBytes(), 0, e.dataLength(), text, tokenizer != null ? reasoning : null);
+      if (c.error != null) {
+        streamFailure = new RequestFailure(FailureClass.STREAM,
+            "in-stream error: " + c.error, status, excerpt(e.dataBytes(), e.dataLength()));
+        return;
       }
-      if (p.nextToken() != JsonToken.NOT_AVAILABLE) {
-        throw new IOException("trailing content after the chunk object");
+      chunkChoices = c.choices;
+      chunkToken = c.token;
+      chunkContent = c.content;
+      if (c.completionTokens != -1) {
+        chunkCompletion = c.completionTokens;
+        usageCompletion = chunkCompletion;
+      }
+      if (c.promptTokens != -1) {
+        usagePrompt = c.promptTokens;
       }
     } catch (IOException ex) {
       streamFailure = new RequestFailure(FailureClass.DECODE,
@@ -405,126 +386,6 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
     }
   }
 
-  private void choices(JsonParser p) throws IOException {
-    while (p.nextToken() == JsonToken.START_OBJECT) {
-      chunkChoices++;
-      while (p.nextToken() == JsonToken.FIELD_NAME) {
-        String name = p.currentName();
-        JsonToken v = p.nextToken();
-        if (name.equals("text")) {
-          content(p, v);
-        } else if (name.equals("delta") && v == JsonToken.START_OBJECT) {
-          while (p.nextToken() == JsonToken.FIELD_NAME) {
-            String d = p.currentName();
-            JsonToken dv = p.nextToken();
-            switch (d) {
-              case "content" -> content(p, dv);
-              case "reasoning_content", "reasoning" -> {
-                if (dv == JsonToken.VALUE_STRING && p.getTextLength() > 0) {
-                  chunkToken = true;
-                  if (tokenizer != null) {
-                    if (reasoning == null) {
-                      reasoning = new StringBuilder(64);
-                    }
-                    reasoning.append(p.getTextCharacters(), p.getTextOffset(), p.getTextLength());
-                  }
-                }
-              }
-              case "tool_calls" -> {
-                if (dv == JsonToken.START_ARRAY) {
-                  JsonToken first = p.nextToken();
-                  if (first != JsonToken.END_ARRAY) {
-                    chunkToken = true;
-                    skip(p, first);
-                    skip(p, JsonToken.START_ARRAY, 1);
-                  }
-                } else {
-                  skip(p, dv);
-                }
-              }
-              default -> skip(p, dv);
-            }
-          }
-        } else {
-          skip(p, v);
-        }
-      }
-    }
-  }
-
-  private void content(JsonParser p, JsonToken v) throws IOException {
-    if (v != JsonToken.VALUE_STRING) {
-      skip(p, v);
-      return;
-    }
-    int len = p.getTextLength();
-    if (len == 0) {
-      return;
-    }
-    chunkToken = true;
-    chunkContent = true;
-    if (retainText || tokenizer != null) {
-      if (text == null) {
-        text = new StringBuilder(64);
-      }
-      text.append(p.getTextCharacters(), p.getTextOffset(), len);
-    }
-  }
-
-  private void usage(JsonParser p) throws IOException {
-    while (p.nextToken() == JsonToken.FIELD_NAME) {
-      String name = p.currentName();
-      JsonToken v = p.nextToken();
-      if (v == JsonToken.VALUE_NUMBER_INT) {
-        if (name.equals("completion_tokens")) {
-          chunkCompletion = p.getIntValue();
-          usageCompletion = chunkCompletion;
-        } else if (name.equals("prompt_tokens")) {
-          usagePrompt = p.getIntValue();
-        }
-      } else {
-        skip(p, v);
-      }
-    }
-  }
-
-  /** Skips the value that starts with {@code t}; a truncated chunk throws (never spins). */
-  private static void skip(JsonParser p, JsonToken t) throws IOException {
-    if (t == JsonToken.START_OBJECT || t == JsonToken.START_ARRAY) {
-      skip(p, t, 1);
-    } else if (t == null || t == JsonToken.NOT_AVAILABLE) {
-      throw new IOException("incomplete chunk object");
-    }
-  }
-
-  private static void skip(JsonParser p, JsonToken ignored, int depth) throws IOException {
-    while (depth > 0) {
-      JsonToken t = p.nextToken();
-      if (t == null || t == JsonToken.NOT_AVAILABLE) {
-        throw new IOException("incomplete chunk object");
-      }
-      if (t == JsonToken.START_OBJECT || t == JsonToken.START_ARRAY) {
-        depth++;
-      } else if (t == JsonToken.END_OBJECT || t == JsonToken.END_ARRAY) {
-        depth--;
-      }
-    }
-  }
-
-  private static String errorMessage(JsonParser p) throws IOException {
-    String msg = "";
-    while (p.nextToken() == JsonToken.FIELD_NAME) {
-      String name = p.currentName();
-      JsonToken v = p.nextToken();
-      if (name.equals("message") && v == JsonToken.VALUE_STRING) {
-        msg = p.getText();
-      } else {
-        skip(p, v);
-      }
-    }
-    return msg;
-  }
-
   // ---- completion ----
 
   void timeout(String why) {
@@ -574,7 +435,6 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
       f = null;
     }
     finish(now, f, false);
-    releaseParser();
   }
 
   private void fail(Exception cause) {
@@ -716,25 +576,6 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
       hook.run();
     }
     result.complete(r);
-  }
-
-  /**
-   * Closes the chunk parser: Jackson then merges the field names it learned into the factory's
-   * root symbol table and returns its buffers for reuse, so the next stream's parser finds
-   * {@code choices}, {@code delta}, … without decoding and hashing them again. Called on the I/O
-   * thread at the stream's end (the only thread that feeds the parser).
-   */
-  private void releaseParser() {
-    JsonParser p = parser;
-    if (p == null) {
-      return;
-    }
-    parser = null;
-    try {
-      p.close();
-    } catch (IOException | RuntimeException e) {
-      // nothing to release then
-    }
   }
 
   /** A view of each token chunk's text (content then reasoning), built only when asked. */
