@@ -117,6 +117,10 @@ public final class DbIngestCommand implements Callable<Integer> {
     if (r.changelogEntries() > 0) {
       b.append("; changelog ").append(r.changelogEntries());
     }
+    if (r.telemetrySeries() > 0) {
+      b.append("; telemetry ").append(r.telemetrySeries()).append(" series, ").append(r.telemetrySamples())
+          .append(" samples");
+    }
     b.append("; skipped ").append(r.skipped());
     if (r.skipped() > 0) {
       b.append(" (");

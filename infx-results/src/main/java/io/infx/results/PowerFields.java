@@ -29,6 +29,21 @@ public abstract class PowerFields {
       "prefill_gpu_energy_j", "decode_gpu_energy_j", "prefill_avg_power_w",
       "decode_avg_power_w", "prefill_joules_per_input_token", "decode_joules_per_output_token");
 
+  /**
+   * Output tokens per joule — the reciprocal of {@code joules_per_output_token} (J/token), the
+   * efficiency the power view plots against interactivity (InferenceX-app charts its inverse,
+   * J per output token, and tokens per MW).
+   *
+   * @throws IllegalArgumentException when {@code joulesPerOutputToken} is not a positive finite number
+   */
+  public static double tokensPerJoule(double joulesPerOutputToken) {
+    if (!(joulesPerOutputToken > 0) || !Double.isFinite(joulesPerOutputToken)) {
+      throw new IllegalArgumentException("joules per output token must be positive and finite, got "
+          + joulesPerOutputToken);
+    }
+    return 1.0 / joulesPerOutputToken;
+  }
+
   @Value.Default
   public int schemaVersion() {
     return SCHEMA_VERSION;

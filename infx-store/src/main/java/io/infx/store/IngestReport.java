@@ -31,6 +31,9 @@ import java.util.Objects;
  * @param unmappedHardware raw hardware names that mapped to no GPU key
  * @param unmappedPrecisions precisions outside the known set (stored anyway)
  * @param ignoredFiles JSON files in the directory that hold no benchmark rows
+ * @param telemetrySeries telemetry series written (new or replaced): GPU series of
+ *     {@code gpu_metrics_*} artifacts and server {@code /metrics} series of {@code server_metrics_*}
+ * @param telemetrySamples their samples inserted
  */
 public record IngestReport(
     String source,
@@ -51,7 +54,9 @@ public record IngestReport(
     List<String> unmappedModels,
     List<String> unmappedHardware,
     List<String> unmappedPrecisions,
-    List<String> ignoredFiles) {
+    List<String> ignoredFiles,
+    long telemetrySeries,
+    long telemetrySamples) {
 
   public IngestReport {
     Objects.requireNonNull(source, "source");

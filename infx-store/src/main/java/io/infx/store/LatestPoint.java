@@ -27,6 +27,7 @@ import java.util.OptionalDouble;
  * @param simulated whether the point came from the embedded simulator
  * @param serverEngine the serving engine that produced it, when recorded
  * @param serverVersion its version, when recorded
+ * @param id the stored row's id ({@link ResultStore#telemetry(long)} reads its telemetry)
  */
 public record LatestPoint(
     ConfigParams config,
@@ -43,11 +44,17 @@ public record LatestPoint(
     JsonNode metrics,
     boolean simulated,
     String serverEngine,
-    String serverVersion) {
+    String serverVersion,
+    long id) {
 
   public LatestPoint {
     Objects.requireNonNull(config, "config");
     Objects.requireNonNull(metrics, "metrics");
+  }
+
+  /** The point's power and energy, when its metrics carry a valid measurement. */
+  public java.util.Optional<PointPower> power() {
+    return PointPower.of(metrics);
   }
 
   /** A numeric metric ({@code tput_per_gpu}, {@code median_intvty}, {@code p99_ttft}, …), if present. */

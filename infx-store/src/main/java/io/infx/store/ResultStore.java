@@ -98,7 +98,7 @@ public final class ResultStore implements AutoCloseable {
     });
   }
 
-  private static final String POINT_COLUMNS = "select c.*, br.benchmark_type, br.isl, br.osl, br.conc, br.offload_mode, "
+  private static final String POINT_COLUMNS = "select c.*, br.id as point_id, br.benchmark_type, br.isl, br.osl, br.conc, br.offload_mode, "
       + "br.recipe_fingerprint, br.image, br.metrics, br.simulated, br.server_engine, br.server_version, "
       + "wr.date as run_date, wr.run_id, wr.html_url ";
 
@@ -236,13 +236,114 @@ public final class ResultStore implements AutoCloseable {
         rs.getObject("osl", Integer.class), rs.getInt("conc"), rs.getString("offload_mode"),
         rs.getString("recipe_fingerprint"), rs.getString("image"), rs.getObject("run_date", LocalDate.class),
         rs.getString("run_id"), rs.getString("html_url"), metrics, rs.getBoolean("simulated"),
-        rs.getString("server_engine"), rs.getString("server_version"));
+        rs.getString("server_engine"), rs.getString("server_version"), rs.getLong("point_id"));
+  }
+
+  /**
+   * The telemetry stored with a point (migration V3): its GPU series with their per-GPU digests,
+   * its server {@code /metrics} series (window summaries) and its row's telemetry flags. Empty
+   * lists when the point has none or does not exist.
+   *
+   * @param benchmarkResultId {@link LatestPoint#id()}
+   */
+  public PointTelemetry telemetry(long benchmarkResultId) {
+    try (Handle h = db.open()) {
+      List<GpuMetricSeries> gpu = h.createQuery("select s.* from gpu_metric_series s join benchmark_result_gpu_metrics l "
+              + "on l.series_id = s.id where l.benchmark_result_id = :p order by s.artifact_name, s.file_name")
+          .bind("p", benchmarkResultId)
+          .map((rs, ctx) -> {
+            long id = rs.getLong("id");
+            double interval = rs.getDouble("sample_interval_s");
+            return new GpuMetricSeries(id, rs.getString("artifact_name"), rs.getString("config_key"),
+                rs.getString("file_name"), rs.getString("vendor"), rs.getString("source"), rs.getBoolean("simulated"),
+                rs.wasNull() ? java.util.OptionalDouble.empty() : java.util.OptionalDouble.of(interval),
+                rs.getInt("sample_count"), rs.getInt("gpu_count"),
+                rs.getObject("started_at", java.time.OffsetDateTime.class).toInstant(),
+                rs.getObject("ended_at", java.time.OffsetDateTime.class).toInstant(),
+                json(rs.getString("sidecars")), List.of());
+          }).list();
+      List<GpuMetricSeries> withStats = new ArrayList<>();
+      for (GpuMetricSeries g : gpu) {
+        List<GpuMetricStat> stats = h.createQuery("select * from gpu_metric_gpu_stats where series_id = :s "
+                + "order by gpu_index, metric").bind("s", g.id())
+            .map((rs, ctx) -> new GpuMetricStat(rs.getInt("gpu_index"), rs.getString("metric"), rs.getInt("sample_count"),
+                rs.getDouble("min_value"), rs.getDouble("max_value"), rs.getDouble("mean_value"),
+                rs.getDouble("median_value"), rs.getDouble("p75_value"), rs.getDouble("p90_value"),
+                rs.getDouble("p95_value"), rs.getDouble("p99_value"), rs.getDouble("stddev_value")))
+            .list();
+        withStats.add(new GpuMetricSeries(g.id(), g.artifactName(), g.configKey(), g.fileName(), g.vendor(), g.source(),
+            g.simulated(), g.sampleIntervalS(), g.sampleCount(), g.gpuCount(), g.startedAt(), g.endedAt(), g.sidecars(),
+            stats));
+      }
+      List<ServerMetricSeries> server = h.createQuery("select * from server_metric_series where benchmark_result_id = :p "
+              + "order by id").bind("p", benchmarkResultId)
+          .map((rs, ctx) -> new ServerMetricSeries(rs.getLong("id"), rs.getString("endpoint"), rs.getString("engine"),
+              rs.getString("metric"), labels(rs.getString("labels")), rs.getString("kind"), rs.getString("quantity"),
+              (Double) rs.getObject("window_first", Double.class), rs.getObject("window_last", Double.class),
+              rs.getObject("window_delta", Double.class), rs.getObject("window_min", Double.class),
+              rs.getObject("window_max", Double.class), rs.getObject("window_mean", Double.class),
+              rs.getLong("window_samples")))
+          .list();
+      List<String> flags = new ArrayList<>();
+      h.createQuery("select telemetry_flags from benchmark_results where id = :p").bind("p", benchmarkResultId)
+          .mapTo(String.class).findOne().ifPresent(f -> json(f).forEach(n -> flags.add(n.asText())));
+      return new PointTelemetry(benchmarkResultId, withStats, server, flags);
+    }
+  }
+
+  /** A GPU series' samples, by instant then GPU. */
+  public List<GpuMetricSample> gpuSamples(long seriesId) {
+    try (Handle h = db.open()) {
+      return h.createQuery("select * from gpu_metric_samples where series_id = :s order by sampled_at, gpu_index")
+          .bind("s", seriesId)
+          .map((rs, ctx) -> new GpuMetricSample(rs.getInt("gpu_index"),
+              rs.getObject("sampled_at", java.time.OffsetDateTime.class).toInstant(),
+              rs.getObject("power_w", Double.class), rs.getObject("temperature_c", Double.class),
+              rs.getObject("sm_clock_mhz", Double.class), rs.getObject("mem_clock_mhz", Double.class),
+              rs.getObject("gpu_util_pct", Double.class), rs.getObject("mem_util_pct", Double.class),
+              rs.getObject("edge_temp_c", Double.class), rs.getObject("mem_temp_c", Double.class),
+              rs.getObject("gfx_voltage_mv", Double.class), rs.getObject("soc_voltage_mv", Double.class),
+              rs.getObject("mem_voltage_mv", Double.class), rs.getObject("fclk_mhz", Double.class),
+              rs.getObject("socclk_mhz", Double.class), rs.getObject("mm_activity_pct", Double.class),
+              rs.getObject("energy_j", Double.class)))
+          .list();
+    }
+  }
+
+  /** A server series' samples (kept for the series infx reads), oldest first. */
+  public List<ServerMetricSample> serverSamples(long serverSeriesId) {
+    try (Handle h = db.open()) {
+      return h.createQuery("select * from server_metric_samples where series_id = :s order by sampled_at")
+          .bind("s", serverSeriesId)
+          .map((rs, ctx) -> new ServerMetricSample(rs.getObject("sampled_at", java.time.OffsetDateTime.class).toInstant(),
+              rs.getBoolean("in_window"), rs.getDouble("sample_value")))
+          .list();
+    }
+  }
+
+  private static JsonNode json(String text) {
+    if (text == null) {
+      return com.fasterxml.jackson.databind.node.NullNode.getInstance();
+    }
+    try {
+      return Json.mapper().readTree(text);
+    } catch (JsonProcessingException e) {
+      throw new StoreException("stored JSON is malformed: " + e.getOriginalMessage(), e);
+    }
+  }
+
+  private static Map<String, String> labels(String text) {
+    Map<String, String> out = new java.util.LinkedHashMap<>();
+    json(text).fields().forEachRemaining(e -> out.put(e.getKey(), e.getValue().asText()));
+    return out;
   }
 
   /** Lists rows of one table for tests and tools: never used with input-derived table names. */
   List<Map<String, Object>> rowsOf(String table) {
     if (!List.of("configs", "workflow_runs", "benchmark_results", "latest_benchmarks", "run_stats", "eval_results",
-        "eval_samples", "changelog_entries", "availability").contains(table)) {
+        "eval_samples", "changelog_entries", "availability", "gpu_metric_series", "gpu_metric_samples",
+        "gpu_metric_gpu_stats", "benchmark_result_gpu_metrics", "server_metric_series", "server_metric_samples")
+        .contains(table)) {
       throw new IllegalArgumentException("unknown table " + table);
     }
     try (Handle h = db.open()) {

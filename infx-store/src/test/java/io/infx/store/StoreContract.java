@@ -74,6 +74,101 @@ abstract class StoreContract {
     }
   }
 
+  /** InferenceX-app's own ingest fixture (gpu-metrics-ingest.test.ts), duplicate last flush included. */
+  static final String NVIDIA_CSV = String.join("\n",
+      "timestamp, index, power.draw [W], temperature.gpu, clocks.current.sm [MHz], clocks.current.memory [MHz], "
+          + "utilization.gpu [%], utilization.memory [%]",
+      "2026/09/11 04:19:41.982, 0, 187.80 W, 33, 120 MHz, 3996 MHz, 0 %, 0 %",
+      "2026/09/11 04:19:41.986, 1, 190.96 W, 39, 120 MHz, 3996 MHz, 0 %, 0 %",
+      "2026/09/11 04:19:42.990, 0, 912.10 W, 61, 1965 MHz, 3996 MHz, 98 %, 74 %",
+      "2026/09/11 04:19:42.994, 1, 905.30 W, 62, 1965 MHz, 3996 MHz, 97 %, 73 %",
+      "2026/09/11 04:19:42.994, 1, 905.30 W, 62, 1965 MHz, 3996 MHz, 97 %, 73 %");
+
+  @Test
+  void telemetryIsStoredInTheAppsShapeLinkedToItsPointAndReingestWritesNothing() throws Exception {
+    List<ObjectNode> rows = rows("sglang", 4, 8);
+    rows.get(0).put("power_metric_schema_version", 2).put("power_valid", 1).put("avg_power_w", 410.5)
+        .put("p75_power_w", 450.0).put("p90_power_w", 475.25).put("total_gpu_energy_j", 123456.789)
+        .put("joules_per_output_token", 0.25).put("joules_per_successful_query", 100.0);
+    rows.get(0).putArray("telemetry_flags").add("server_count_mismatch");
+    Path run = Fixtures.artifactDir(tmp.resolve("tel"), D1, false, rows);
+    Path gpu = run.resolve("gpu_metrics_dsr1_1k1k_h200-nv_sglang_conc4");
+    java.nio.file.Files.createDirectories(gpu);
+    java.nio.file.Files.writeString(gpu.resolve("gpu_metrics.csv"), NVIDIA_CSV);
+    java.nio.file.Files.writeString(gpu.resolve("gpu_metrics_context.json"), "{\"timestamp_timezone\":\"UTC\"}");
+    java.nio.file.Files.writeString(gpu.resolve("gpu_metrics_identity.csv"), "index, uuid, name\n0, GPU-a, NVIDIA B200\n1, GPU-b, NVIDIA B200\n");
+    Path srv = run.resolve("server_metrics_dsr1_1k1k_h200-nv_sglang_conc4");
+    java.nio.file.Files.createDirectories(srv);
+    java.io.StringWriter text = new java.io.StringWriter();
+    try (io.infx.client.telemetry.ServerMetricsLog log = io.infx.client.telemetry.ServerMetricsLog.to(text,
+        List.of("http://127.0.0.1:1/metrics"), 1000)) {
+      String gen = "sglang:generation_tokens_total";
+      String queue = "sglang:num_queue_reqs";
+      long t = 1_789_000_000_000L;
+      log.scrape(scrape(t, gen, 5, queue, 0), null);          // warm-up: not in the window
+      log.scrape(scrape(t + 1000, gen, 10, queue, 1), "start");
+      log.scrape(scrape(t + 2000, gen, 60, queue, 7), null);
+      log.scrape(scrape(t + 3000, gen, 110, queue, 2), "end");
+    }
+    java.nio.file.Files.writeString(srv.resolve("server_metrics.jsonl"), text.toString());
+    Fixtures.setDates(run, D1);
+    try (ResultStore store = ResultStore.open(freshStore())) {
+      IngestReport first = store.ingest(run, IngestOptions.defaults());
+      assertThat(first.telemetrySamples()).isEqualTo(4 + 2 * 4); // 4 GPU samples, 2 sampled server series × 4 scrapes
+      LatestPoint p4 = store.latestPoints(PointQuery.model("dsr1").conc(4)).get(0);
+      assertThat(p4.power()).hasValueSatisfying(pw -> {
+        assertThat(pw.avgPowerW()).isEqualTo(410.5);
+        assertThat(pw.p90PowerW()).hasValue(475.25);
+        assertThat(pw.tokensPerJoule()).isEqualTo(4.0);
+      });
+      PointTelemetry t = store.telemetry(p4.id());
+      assertThat(t.flags()).containsExactly("server_count_mismatch");
+      assertThat(t.gpuSeries()).singleElement().satisfies(g -> {
+        assertThat(g.configKey()).isEqualTo("dsr1_1k1k_h200-nv_sglang_conc4");
+        assertThat(g.vendor()).isEqualTo("nvidia");
+        assertThat(g.source()).isEqualTo("nvidia-smi");
+        assertThat(g.sampleCount()).isEqualTo(4);
+        assertThat(g.gpuCount()).isEqualTo(2);
+        assertThat(g.startedAt()).isEqualTo(java.time.Instant.parse("2026-09-11T04:19:41.982Z"));
+        assertThat(g.endedAt()).isEqualTo(java.time.Instant.parse("2026-09-11T04:19:42.994Z"));
+        assertThat(g.sampleIntervalS().getAsDouble()).isCloseTo(1.008, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(g.stats()).filteredOn(s -> s.metric().equals("power_w"))
+            .extracting(GpuMetricStat::gpuIndex, GpuMetricStat::sampleCount, GpuMetricStat::max)
+            .containsExactly(org.assertj.core.groups.Tuple.tuple(0, 2, 912.1), org.assertj.core.groups.Tuple.tuple(1, 2, 905.3));
+        assertThat(store.gpuSamples(g.id())).extracting(GpuMetricSample::gpuIndex, GpuMetricSample::powerW)
+            .containsExactly(org.assertj.core.groups.Tuple.tuple(0, 187.8), org.assertj.core.groups.Tuple.tuple(1, 190.96),
+                org.assertj.core.groups.Tuple.tuple(0, 912.1), org.assertj.core.groups.Tuple.tuple(1, 905.3));
+      });
+      assertThat(t.serverSeries()).filteredOn(s -> s.metric().equals("sglang:generation_tokens_total"))
+          .singleElement().satisfies(s -> {
+            assertThat(s.kind()).isEqualTo("counter");
+            assertThat(s.quantity()).isEqualTo("generation_tokens");
+            assertThat(s.delta()).isEqualTo(100.0); // 110 at the end boundary - 10 at the start (warm-up's 5 excluded)
+            assertThat(store.serverSamples(s.id())).extracting(ServerMetricSample::inWindow)
+                .containsExactly(false, true, true, true);
+          });
+      assertThat(t.serverSeries()).filteredOn(s -> s.metric().equals("sglang:num_queue_reqs"))
+          .singleElement().satisfies(s -> {
+            assertThat(s.max()).isEqualTo(7.0);
+            assertThat(s.mean()).isEqualTo(10.0 / 3);
+          });
+      LatestPoint p8 = store.latestPoints(PointQuery.model("dsr1").conc(8)).get(0);
+      assertThat(store.telemetry(p8.id()).gpuSeries()).isEmpty();
+      assertThat(p8.power()).isEmpty();
+
+      IngestReport again = store.ingest(run, IngestOptions.defaults());
+      assertThat(again.telemetrySeries()).isZero();
+      assertThat(again.telemetrySamples()).isZero();
+      assertThat(store.telemetry(p4.id()).gpuSeries()).hasSize(1);
+    }
+  }
+
+  private static io.infx.client.telemetry.ServerMetricsLog.Scrape scrape(long t, String counter, double c,
+      String gauge, double g) {
+    return new io.infx.client.telemetry.ServerMetricsLog.Scrape(t, 0,
+        io.infx.client.telemetry.ServerMetricNames.Engine.SGLANG, java.util.Map.of(counter, c), java.util.Map.of(gauge, g));
+  }
+
   @Test
   void latestViewChainsAppendOnlyRunsAndNewestRunWinsEachPoint() throws Exception {
     try (ResultStore store = ResultStore.open(freshStore())) {

@@ -47,11 +47,29 @@ public final class Ingestor {
 
   /** Keys infx adds to aggregate rows for provenance; kept out of the reference's metrics. */
   static final List<String> PROVENANCE_KEYS =
-      List.of("simulated", "server_engine", "server_version", "client_version", "client_overhead");
+      List.of("simulated", "server_engine", "server_version", "client_version", "client_overhead", "telemetry_flags");
 
-  /** The charted metrics stored as typed columns besides the metrics JSON. */
-  static final List<String> TYPED_METRICS = List.of("tput_per_gpu", "output_tput_per_gpu", "input_tput_per_gpu",
+  /** The charted metrics stored as typed columns besides the metrics JSON (coverage checked by verify). */
+  static final List<String> CHARTED_METRICS = List.of("tput_per_gpu", "output_tput_per_gpu", "input_tput_per_gpu",
       "median_ttft", "p99_ttft", "median_tpot", "median_e2el", "median_intvty");
+
+  /**
+   * The power metrics stored as typed columns too (migration V3): present only on rows with a
+   * valid power measurement, so {@code infx db verify} does not hold them to its coverage threshold.
+   */
+  static final List<String> POWER_METRICS = List.of("avg_power_w", "p75_power_w", "p90_power_w",
+      "total_gpu_energy_j", "joules_per_output_token", "joules_per_successful_query");
+
+  /** Every typed metric column: the charted ones, then the power ones. */
+  static final List<String> TYPED_METRICS = java.util.stream.Stream.concat(CHARTED_METRICS.stream(),
+      POWER_METRICS.stream()).toList();
+
+  /** {@code , a, b, …} of the typed columns, for an insert's column list. */
+  private static final String TYPED_COLUMNS = TYPED_METRICS.stream().map(k -> ", " + k).reduce("", String::concat);
+  /** {@code , :a, :b, …}: their bound values. */
+  private static final String TYPED_VALUES = TYPED_METRICS.stream().map(k -> ", :" + k).reduce("", String::concat);
+  /** {@code , a = :a, …}: their update. */
+  private static final String TYPED_SET = TYPED_METRICS.stream().map(k -> ", " + k + " = :" + k).reduce("", String::concat);
 
   private final Database db;
 
@@ -61,7 +79,7 @@ public final class Ingestor {
 
   /** Provenance infx records per result. */
   record Provenance(boolean simulated, String serverEngine, String serverVersion, String clientVersion,
-      String clientOverhead) {}
+      String clientOverhead, String telemetryFlags) {}
 
   record Mapped(BenchmarkParams params, Provenance provenance, String file) {}
 
@@ -138,14 +156,15 @@ public final class Ingestor {
     errorLines.forEach(System.err::println);
     Map<String, Long> skips = new LinkedHashMap<>();
     tracker.skips().forEach((k, v) -> {
-      if (v != 0 && k != SkipTracker.Skip.telemetryError) {
+      if (v != 0) {
         skips.put(k.name(), v);
       }
     });
     return new IngestReport(path.toString(), runId, attempt, date, counts.newRun, counts.inserted, counts.duplicate,
         counts.updated, counts.simulated, counts.runStats, counts.evalsInserted, counts.evalsDuplicate,
         counts.samples, counts.changelog, skips, List.copyOf(tracker.unmappedModels()),
-        List.copyOf(tracker.unmappedHws()), List.copyOf(tracker.unmappedPrecisions()), a.ignoredFiles);
+        List.copyOf(tracker.unmappedHws()), List.copyOf(tracker.unmappedPrecisions()), a.ignoredFiles,
+        counts.telemetrySeries, counts.telemetrySamples);
   }
 
   private static boolean truthy(JsonNode n) {
@@ -163,6 +182,8 @@ public final class Ingestor {
     long evalsDuplicate;
     long samples;
     long changelog;
+    long telemetrySeries;
+    long telemetrySamples;
   }
 
   @FunctionalInterface
@@ -262,7 +283,7 @@ public final class Ingestor {
     Map<PointKey, StoredRow> existing = new HashMap<>();
     h.createQuery("select id, config_id, benchmark_type, isl_key, osl_key, conc, offload_mode, fingerprint_key, "
             + "metrics, image, workers, power_invalid_reasons, power_audit, simulated, server_engine, server_version, "
-            + "client_version, client_overhead from benchmark_results where workflow_run_id = :run")
+            + "client_version, client_overhead, telemetry_flags from benchmark_results where workflow_run_id = :run")
         .bind("run", runDbId)
         .map((rs, ctx) -> new StoredRow(rs.getLong("id"),
             new PointKey(rs.getLong("config_id"), rs.getString("benchmark_type"), rs.getInt("isl_key"),
@@ -270,7 +291,7 @@ public final class Ingestor {
             new RowContent(rs.getString("metrics"), rs.getString("image"), rs.getString("workers"),
                 rs.getString("power_invalid_reasons"), rs.getString("power_audit"), rs.getBoolean("simulated"),
                 rs.getString("server_engine"), rs.getString("server_version"), rs.getString("client_version"),
-                rs.getString("client_overhead"))))
+                rs.getString("client_overhead"), rs.getString("telemetry_flags"))))
         .forEach(r -> existing.put(r.key(), r));
 
     Set<String> touchedCurves = new LinkedHashSet<>();
@@ -278,13 +299,11 @@ public final class Ingestor {
     Set<List<Object>> availability = new LinkedHashSet<>();
     PreparedBatch insert = h.prepareBatch("insert into benchmark_results (workflow_run_id, config_id, benchmark_type, "
         + "date, isl, osl, conc, isl_key, osl_key, image, metrics, error, offload_mode, recipe_fingerprint, "
-        + "fingerprint_key, workers, power_invalid_reasons, power_audit, curve_key, tput_per_gpu, output_tput_per_gpu, "
-        + "input_tput_per_gpu, median_ttft, p99_ttft, median_tpot, median_e2el, median_intvty, client_version, "
-        + "server_engine, server_version, simulated, client_overhead) values (:run, :config, :type, :date, :isl, :osl, "
-        + ":conc, :isl_key, :osl_key, :image, :metrics, null, :offload, :fingerprint, :fingerprint_key, :workers, "
-        + ":reasons, :audit, :curve, :tput_per_gpu, :output_tput_per_gpu, :input_tput_per_gpu, :median_ttft, "
-        + ":p99_ttft, :median_tpot, :median_e2el, :median_intvty, :client_version, :server_engine, :server_version, "
-        + ":simulated, :client_overhead)");
+        + "fingerprint_key, workers, power_invalid_reasons, power_audit, curve_key" + TYPED_COLUMNS + ", client_version, "
+        + "server_engine, server_version, simulated, client_overhead, telemetry_flags) values (:run, :config, :type, :date, "
+        + ":isl, :osl, :conc, :isl_key, :osl_key, :image, :metrics, null, :offload, :fingerprint, :fingerprint_key, "
+        + ":workers, :reasons, :audit, :curve" + TYPED_VALUES + ", :client_version, :server_engine, :server_version, "
+        + ":simulated, :client_overhead, :telemetry_flags)");
     for (Map.Entry<PointKey, Mapped> e : batch.entrySet()) {
       PointKey k = e.getKey();
       Mapped m = e.getValue();
@@ -311,14 +330,12 @@ public final class Ingestor {
           h.createUpdate("update benchmark_results set metrics = :metrics, image = :image, workers = :workers, "
                   + "power_invalid_reasons = :reasons, power_audit = :audit, simulated = :simulated, "
                   + "server_engine = :server_engine, server_version = :server_version, client_version = :client_version, "
-                  + "client_overhead = :client_overhead, tput_per_gpu = :tput_per_gpu, output_tput_per_gpu = :output_tput_per_gpu, "
-                  + "input_tput_per_gpu = :input_tput_per_gpu, median_ttft = :median_ttft, p99_ttft = :p99_ttft, "
-                  + "median_tpot = :median_tpot, median_e2el = :median_e2el, median_intvty = :median_intvty where id = :id")
+                  + "client_overhead = :client_overhead, telemetry_flags = :telemetry_flags" + TYPED_SET + " where id = :id")
               .bind("id", old.id()).bind("metrics", merged.metrics()).bind("image", merged.image())
               .bind("workers", merged.workers()).bind("reasons", merged.reasons()).bind("audit", merged.audit())
               .bind("simulated", merged.simulated()).bind("server_engine", merged.serverEngine())
               .bind("server_version", merged.serverVersion()).bind("client_version", merged.clientVersion())
-              .bind("client_overhead", merged.clientOverhead())
+              .bind("client_overhead", merged.clientOverhead()).bind("telemetry_flags", merged.telemetryFlags())
               .bindMap(typedMetrics(Json.mapper().readTree(merged.metrics())))
               .execute();
         }
@@ -333,7 +350,7 @@ public final class Ingestor {
           .bind("audit", fresh.audit()).bind("curve", curve).bindMap(typedMetrics(p.metrics()))
           .bind("client_version", fresh.clientVersion()).bind("server_engine", fresh.serverEngine())
           .bind("server_version", fresh.serverVersion()).bind("simulated", fresh.simulated())
-          .bind("client_overhead", fresh.clientOverhead())
+          .bind("client_overhead", fresh.clientOverhead()).bind("telemetry_flags", fresh.telemetryFlags())
           .add();
       if (insert.size() >= 2000) {
         insert.execute();
@@ -343,6 +360,44 @@ public final class Ingestor {
       insert.execute();
     }
     progress.accept("benchmark rows written: " + c.inserted + " new, " + c.duplicate + " duplicate");
+
+    // Telemetry: each artifact's series is linked to the rows of the bmk_ artifact with its suffix.
+    if (!a.gpuMetrics.isEmpty() || !a.serverMetrics.isEmpty()) {
+      Map<PointKey, Long> ids = new HashMap<>();
+      h.createQuery("select id, config_id, benchmark_type, isl_key, osl_key, conc, offload_mode, fingerprint_key "
+              + "from benchmark_results where workflow_run_id = :run").bind("run", runDbId)
+          .map((rs, ctx) -> Map.entry(new PointKey(rs.getLong("config_id"), rs.getString("benchmark_type"),
+              rs.getInt("isl_key"), rs.getInt("osl_key"), rs.getLong("conc"), rs.getString("offload_mode"),
+              rs.getString("fingerprint_key")), rs.getLong("id")))
+          .forEach(e -> ids.put(e.getKey(), e.getValue()));
+      Map<String, List<Long>> pointsBySuffix = new HashMap<>();
+      for (Map.Entry<PointKey, Mapped> e : batch.entrySet()) {
+        Long id = ids.get(e.getKey());
+        TelemetryIngest.suffixOf(e.getValue().file()).ifPresent(sfx -> {
+          if (id != null) {
+            pointsBySuffix.computeIfAbsent(sfx, x -> new ArrayList<>()).add(id);
+          }
+        });
+      }
+      for (Mapped m : mapped) {
+        // a point that arrived twice (its bmk_ file and the collected agg_bmk.json): the batch kept
+        // the collected copy, the bmk_ copy still names the suffix
+        BenchmarkParams p = m.params();
+        PointKey k = new PointKey(configs.idOf(p.config()), p.benchmarkType(), key(p.isl()), key(p.osl()), p.conc(),
+            p.offloadMode(), p.recipeFingerprint() == null ? "" : p.recipeFingerprint());
+        Long id = ids.get(k);
+        TelemetryIngest.suffixOf(m.file()).ifPresent(sfx -> {
+          if (id != null) {
+            pointsBySuffix.computeIfAbsent(sfx, x -> new ArrayList<>()).add(id);
+          }
+        });
+      }
+      TelemetryIngest.Written gpu = TelemetryIngest.writeGpu(h, runDbId, a.gpuMetrics, pointsBySuffix, tracker);
+      TelemetryIngest.Written server = TelemetryIngest.writeServer(h, a.serverMetrics, pointsBySuffix, tracker);
+      c.telemetrySeries = gpu.series() + server.series();
+      c.telemetrySamples = gpu.samples() + server.samples();
+      progress.accept("telemetry written: " + c.telemetrySeries + " series, " + c.telemetrySamples + " samples");
+    }
 
     // Run stats, upserted per (run, hardware); last occurrence wins.
     Map<String, RunStats> statsByHw = new LinkedHashMap<>();
@@ -524,7 +579,7 @@ public final class Ingestor {
 
   /** Content of a stored row that a re-ingest compares. */
   record RowContent(String metrics, String image, String workers, String reasons, String audit, boolean simulated,
-      String serverEngine, String serverVersion, String clientVersion, String clientOverhead) {
+      String serverEngine, String serverVersion, String clientVersion, String clientOverhead, String telemetryFlags) {
 
     /**
      * The reference keeps a server-log-derived {@code kv_cache_pool_tokens} when new metrics lack it.
@@ -537,7 +592,7 @@ public final class Ingestor {
       }
       fresh.set("kv_cache_pool_tokens", kept);
       return new RowContent(Json.compact().writeValueAsString(fresh), image, workers, reasons, audit, simulated,
-          serverEngine, serverVersion, clientVersion, clientOverhead);
+          serverEngine, serverVersion, clientVersion, clientOverhead, telemetryFlags);
     }
   }
 
@@ -549,7 +604,8 @@ public final class Ingestor {
         p.workers() == null ? null : w.writeValueAsString(p.workers()),
         p.powerInvalidReasons() == null ? null : w.writeValueAsString(p.powerInvalidReasons()),
         p.powerAudit() == null ? null : w.writeValueAsString(p.powerAudit()),
-        prov.simulated(), prov.serverEngine(), prov.serverVersion(), prov.clientVersion(), prov.clientOverhead());
+        prov.simulated(), prov.serverEngine(), prov.serverVersion(), prov.clientVersion(), prov.clientOverhead(),
+        prov.telemetryFlags());
   }
 
   static Map<String, Object> typedMetrics(JsonNode metrics) {
@@ -573,7 +629,13 @@ public final class Ingestor {
         throw new IllegalStateException(e);
       }
     }
-    return new Provenance(simulated, text(row, "server_engine"), text(row, "server_version"), text(row, "client_version"), overhead);
+    String flags = null;
+    JsonNode f = row.get("telemetry_flags");
+    if (f != null && f.isArray() && !f.isEmpty()) {
+      flags = f.toString();
+    }
+    return new Provenance(simulated, text(row, "server_engine"), text(row, "server_version"), text(row, "client_version"),
+        overhead, flags);
   }
 
   private static String text(JsonNode row, String key) {

@@ -38,6 +38,30 @@ public final class RunArtifacts {
   /** A {@code samples_<task>_<ts>.jsonl} file. */
   public record SampleFile(String task, List<JsonNode> lines) {}
 
+  /**
+   * One GPU telemetry CSV of a {@code gpu_metrics_<suffix>} artifact with the sidecars beside it
+   * (InferenceX-app's {@code gpu-metrics-artifacts.ts} layout).
+   *
+   * @param artifactName the artifact directory's name
+   * @param suffix the name without {@code gpu_metrics_}: pairs with {@code bmk_<suffix>}
+   * @param fileName the CSV's path inside the artifact ({@code /}-separated)
+   * @param text the CSV
+   * @param sha256 its SHA-256 (hex)
+   * @param context {@code gpu_metrics_context.json} (or {@code *gpu_metrics*_context.json}), or null
+   * @param identity {@code gpu_metrics_identity.json}, else the identity CSV as rows, or null
+   * @param energyStart {@code gpu_metrics_energy_start.csv} (GPU id → J), or null
+   * @param energyEnd {@code gpu_metrics_energy_end.csv}, or null
+   */
+  public record GpuMetricsInput(String artifactName, String suffix, String fileName, String text, String sha256,
+      JsonNode context, JsonNode identity, java.util.Map<String, Double> energyStart,
+      java.util.Map<String, Double> energyEnd) {}
+
+  /**
+   * The server {@code /metrics} time series of an infx point ({@code server_metrics_<suffix>/
+   * server_metrics.jsonl}, written by {@code io.infx.client.telemetry}).
+   */
+  public record ServerMetricsInput(String artifactName, String suffix, String fileName, String text) {}
+
   public final Path dir;
   public final String source;
   public final JsonNode workflowRun;
@@ -47,6 +71,8 @@ public final class RunArtifacts {
   public final List<EvalInput> evals = new ArrayList<>();
   public final List<JsonNode> changelogs = new ArrayList<>();
   public final List<String> ignoredFiles = new ArrayList<>();
+  public final List<GpuMetricsInput> gpuMetrics = new ArrayList<>();
+  public final List<ServerMetricsInput> serverMetrics = new ArrayList<>();
   private final MessageDigest digest;
   private Instant newest = Instant.EPOCH;
   private String contentId;
@@ -91,6 +117,8 @@ public final class RunArtifacts {
       List<Path> bmkDirs = new ArrayList<>();
       List<Path> resultDirs = new ArrayList<>();
       List<Path> evalDirs = new ArrayList<>();
+      List<Path> gpuDirs = new ArrayList<>();
+      List<Path> serverDirs = new ArrayList<>();
       for (Path base : List.of(path, path.resolve("bmk"))) {
         if (!Files.isDirectory(base)) {
           continue;
@@ -100,7 +128,11 @@ public final class RunArtifacts {
           if (!Files.isDirectory(child)) {
             continue;
           }
-          if (name.startsWith("bmk_")) {
+          if (name.startsWith(GPU_METRICS_PREFIX)) {
+            gpuDirs.add(child);
+          } else if (name.startsWith(SERVER_METRICS_PREFIX)) {
+            serverDirs.add(child);
+          } else if (name.startsWith("bmk_")) {
             bmkDirs.add(child);
           } else if (base.equals(path) && name.startsWith("results_")) {
             resultDirs.add(child);
@@ -141,6 +173,12 @@ public final class RunArtifacts {
       }
       for (Path d : evalDirs) {
         a.readEvalDir(d, path, mapper);
+      }
+      for (Path d : gpuDirs) {
+        a.readGpuMetricsDir(d, path, mapper);
+      }
+      for (Path d : serverDirs) {
+        a.readServerMetricsDir(d, path);
       }
       Path changelog = path.resolve("changelog-metadata");
       if (Files.isDirectory(changelog)) {
@@ -235,6 +273,120 @@ public final class RunArtifacts {
       }
     }
     if (!any) {
+      ignoredFiles.add(root.relativize(d) + "/");
+    }
+  }
+
+  /** Artifact directories of GPU telemetry: {@code gpu_metrics_<suffix>}. */
+  public static final String GPU_METRICS_PREFIX = "gpu_metrics_";
+  /** Artifact directories of infx's server-metrics time series: {@code server_metrics_<suffix>}. */
+  public static final String SERVER_METRICS_PREFIX = "server_metrics_";
+
+  /** A telemetry CSV: {@code gpu_metrics*.csv}, sidecars ({@code _identity}, {@code _energy_}) excluded. */
+  static boolean isGpuMetricsCsv(String fileName) {
+    String lower = fileName.toLowerCase(java.util.Locale.ROOT);
+    return lower.startsWith("gpu_metrics") && lower.endsWith(".csv") && !lower.contains("_identity")
+        && !lower.contains("_energy_");
+  }
+
+  private void readGpuMetricsDir(Path d, Path root, ObjectMapper mapper) throws IOException {
+    String artifact = d.getFileName().toString();
+    List<Path> csvs;
+    try (Stream<Path> s = Files.walk(d)) {
+      csvs = s.filter(Files::isRegularFile).filter(p -> isGpuMetricsCsv(p.getFileName().toString())).sorted().toList();
+    }
+    for (Path csv : csvs) {
+      Path dir = csv.getParent();
+      JsonNode context = null;
+      try (Stream<Path> s = Files.list(dir)) {
+        for (Path c : s.filter(p -> {
+          String n = p.getFileName().toString().toLowerCase(java.util.Locale.ROOT);
+          return n.endsWith("_context.json") && n.contains("gpu_metrics");
+        }).sorted().toList()) {
+          try {
+            JsonNode n = mapper.readTree(c.toFile());
+            if (n != null && n.isObject()) {
+              context = n;
+              consume(root, c);
+              break;
+            }
+          } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            // a malformed context is no context (the app's rule); the CSV is still read
+          }
+        }
+      }
+      JsonNode identity = null;
+      Path idJson = dir.resolve("gpu_metrics_identity.json");
+      Path idCsv = dir.resolve("gpu_metrics_identity.csv");
+      if (Files.isRegularFile(idJson)) {
+        try {
+          identity = mapper.readTree(idJson.toFile());
+          consume(root, idJson);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+          identity = null;
+        }
+      } else if (Files.isRegularFile(idCsv)) {
+        identity = identityRows(Files.readString(idCsv, StandardCharsets.UTF_8));
+        consume(root, idCsv);
+      }
+      java.util.Map<String, Double> start = energy(root, dir.resolve("gpu_metrics_energy_start.csv"));
+      java.util.Map<String, Double> end = energy(root, dir.resolve("gpu_metrics_energy_end.csv"));
+      byte[] bytes = Files.readAllBytes(csv);
+      consume(root, csv);
+      String sha;
+      try {
+        sha = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+      } catch (NoSuchAlgorithmException e) {
+        throw new IllegalStateException(e);
+      }
+      gpuMetrics.add(new GpuMetricsInput(artifact, artifact.substring(GPU_METRICS_PREFIX.length()),
+          d.relativize(csv).toString().replace('\\', '/'), new String(bytes, StandardCharsets.UTF_8), sha,
+          context, identity, start, end));
+    }
+    if (csvs.isEmpty()) {
+      ignoredFiles.add(root.relativize(d) + "/");
+    }
+  }
+
+  private java.util.Map<String, Double> energy(Path root, Path f) throws IOException {
+    if (!Files.isRegularFile(f)) {
+      return null;
+    }
+    consume(root, f);
+    java.util.Map<String, Double> m = io.infx.store.mapping.GpuMetricsCsv.energySnapshot(
+        Files.readString(f, StandardCharsets.UTF_8));
+    return m.isEmpty() ? null : m;
+  }
+
+  private static JsonNode identityRows(String text) {
+    com.fasterxml.jackson.databind.node.ArrayNode rows = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.arrayNode();
+    List<String> lines = text.lines().map(String::trim).filter(l -> !l.isEmpty()).toList();
+    if (lines.size() <= 1) {
+      return null;
+    }
+    List<String> header = io.infx.store.mapping.GpuMetricsCsv.split(lines.get(0));
+    for (String line : lines.subList(1, lines.size())) {
+      List<String> cells = io.infx.store.mapping.GpuMetricsCsv.split(line);
+      com.fasterxml.jackson.databind.node.ObjectNode o = rows.addObject();
+      for (int i = 0; i < header.size(); i++) {
+        o.put(header.get(i), i < cells.size() ? cells.get(i) : "");
+      }
+    }
+    return rows;
+  }
+
+  private void readServerMetricsDir(Path d, Path root) throws IOException {
+    String artifact = d.getFileName().toString();
+    List<Path> files;
+    try (Stream<Path> s = Files.walk(d)) {
+      files = s.filter(Files::isRegularFile).filter(p -> p.getFileName().toString().endsWith(".jsonl")).sorted().toList();
+    }
+    for (Path f : files) {
+      consume(root, f);
+      serverMetrics.add(new ServerMetricsInput(artifact, artifact.substring(SERVER_METRICS_PREFIX.length()),
+          d.relativize(f).toString().replace('\\', '/'), Files.readString(f, StandardCharsets.UTF_8)));
+    }
+    if (files.isEmpty()) {
       ignoredFiles.add(root.relativize(d) + "/");
     }
   }

@@ -53,7 +53,7 @@ public final class Verifier {
         .map((rs, ctx) -> rs.getString(1).equals("agentic_traces") ? "agentic=" + rs.getLong(4)
             : rs.getInt(2) + "/" + rs.getInt(3) + "=" + rs.getLong(4)).list();
     lines.add("isl_osl " + sorted(combos));
-    for (String m : Ingestor.TYPED_METRICS) {
+    for (String m : Ingestor.CHARTED_METRICS) {
       long have = h.createQuery("select count(*) from benchmark_results where error is null and " + m + " is not null")
           .mapTo(Long.class).one();
       double frac = ok == 0 ? 1 : (double) have / ok;
