@@ -70,6 +70,7 @@ public final class ChunkReader {
   private int nameLen;
   private int nameStart;
   private boolean nameEscaped;
+  private String errorMessage; // an error object's message while it is read
 
   /**
    * Reads the chunk in {@code bytes[off, off + len)}.
@@ -112,39 +113,113 @@ public final class ChunkReader {
     }
   }
 
+  // the objects whose members are read (else skipped)
+  private static final int TOP = 0;
+  private static final int CHOICE = 1;
+  private static final int DELTA_OBJ = 2;
+  private static final int USAGE_OBJ = 3;
+  private static final int ERROR_OBJ = 4;
+
   /** The top-level object's members, after its '{'; true when an error field ended the read. */
   private boolean topLevel() throws IOException {
+    return members(TOP);
+  }
+
+  /** An object's members after its '{', each read per {@link #member}; true when an error ended the read. */
+  private boolean members(int object) throws IOException {
     ws();
     if (peek() == '}') {
       pos++;
       return false;
     }
-    while (true) {
+    do {
       fieldName();
-      if (nameIs(CHOICES)) {
-        if (peek() == '[') {
+      if (member(object)) {
+        return true;
+      }
+    } while (!endOfMembers('}'));
+    return false;
+  }
+
+  /** One member's value (its name just read) in {@code object}; true when an error ended the read. */
+  private boolean member(int object) throws IOException {
+    byte v = peek();
+    switch (object) {
+      case TOP -> {
+        if (nameIs(CHOICES) && v == '[') {
           pos++;
           choicesArray();
-        } else {
-          skipValue(1);
-        }
-      } else if (nameIs(USAGE)) {
-        if (peek() == '{') {
+        } else if (nameIs(USAGE) && v == '{') {
           pos++;
-          usage();
+          members(USAGE_OBJ);
+        } else if (nameIs(ERROR)) {
+          error = errorMessage();
+          return true;
         } else {
           skipValue(1);
         }
-      } else if (nameIs(ERROR)) {
-        error = errorMessage();
-        return true;
-      } else {
-        skipValue(1);
       }
-      if (endOfMembers('}')) {
-        return false;
+      case CHOICE -> {
+        if (nameIs(TEXT)) {
+          contentValue();
+        } else if (nameIs(DELTA) && v == '{') {
+          pos++;
+          members(DELTA_OBJ);
+        } else {
+          skipValue(3);
+        }
+      }
+      case DELTA_OBJ -> {
+        if (nameIs(CONTENT)) {
+          contentValue();
+        } else if ((nameIs(REASONING_CONTENT) || nameIs(REASONING)) && v == '"') {
+          pos++;
+          if (string(reasoning) > 0) {
+            token = true;
+          }
+        } else if (nameIs(TOOL_CALLS) && v == '[') {
+          pos++;
+          ws();
+          if (peek() == ']') {
+            pos++;
+          } else {
+            token = true;
+            do {
+              skipValue(5);
+            } while (!endOfMembers(']'));
+          }
+        } else {
+          skipValue(4);
+        }
+      }
+      case USAGE_OBJ -> {
+        boolean completion = nameIs(COMPLETION_TOKENS);
+        if ((completion || nameIs(PROMPT_TOKENS)) && (v == '-' || (v >= '0' && v <= '9'))) {
+          int start = pos;
+          if (number()) { // an integer
+            int n = (int) parseLong(start, pos);
+            if (completion) {
+              completionTokens = n;
+            } else {
+              promptTokens = n;
+            }
+          }
+        } else {
+          skipValue(2);
+        }
+      }
+      default -> { // ERROR_OBJ
+        if (nameIs(MESSAGE) && v == '"') {
+          pos++;
+          StringBuilder sb = new StringBuilder();
+          string(sb);
+          errorMessage = sb.toString();
+        } else {
+          skipValue(2);
+        }
       }
     }
+    return false;
   }
 
   private void choicesArray() throws IOException {
@@ -153,88 +228,15 @@ public final class ChunkReader {
       pos++;
       return;
     }
-    while (true) {
+    do {
       if (peek() != '{') {
         // the Jackson reader stopped at such an element and failed on the rest of the chunk
         throw fail("a choices element that is not an object");
       }
       pos++;
       choices++;
-      choice();
-      if (endOfMembers(']')) {
-        return;
-      }
-    }
-  }
-
-  private void choice() throws IOException {
-    ws();
-    if (peek() == '}') {
-      pos++;
-      return;
-    }
-    while (true) {
-      fieldName();
-      if (nameIs(TEXT)) {
-        contentValue();
-      } else if (nameIs(DELTA) && peek() == '{') {
-        pos++;
-        delta();
-      } else {
-        skipValue(3);
-      }
-      if (endOfMembers('}')) {
-        return;
-      }
-    }
-  }
-
-  private void delta() throws IOException {
-    ws();
-    if (peek() == '}') {
-      pos++;
-      return;
-    }
-    while (true) {
-      fieldName();
-      if (nameIs(CONTENT)) {
-        contentValue();
-      } else if (nameIs(REASONING_CONTENT) || nameIs(REASONING)) {
-        if (peek() == '"') {
-          pos++;
-          if (string(reasoning) > 0) {
-            token = true;
-          }
-        } else {
-          skipValue(4);
-        }
-      } else if (nameIs(TOOL_CALLS)) {
-        if (peek() == '[') {
-          pos++;
-          ws();
-          if (peek() == ']') {
-            pos++;
-          } else {
-            token = true;
-            skipValue(5);
-            skipRestOfArrayAt(5);
-          }
-        } else {
-          skipValue(4);
-        }
-      } else {
-        skipValue(4);
-      }
-      if (endOfMembers('}')) {
-        return;
-      }
-    }
-  }
-
-  private void skipRestOfArrayAt(int depth) throws IOException {
-    while (!endOfMembers(']')) {
-      skipValue(depth);
-    }
+      members(CHOICE);
+    } while (!endOfMembers(']'));
   }
 
   private void contentValue() throws IOException {
@@ -249,60 +251,13 @@ public final class ChunkReader {
     }
   }
 
-  private void usage() throws IOException {
-    ws();
-    if (peek() == '}') {
-      pos++;
-      return;
-    }
-    while (true) {
-      fieldName();
-      boolean completion = nameIs(COMPLETION_TOKENS);
-      boolean prompt = !completion && nameIs(PROMPT_TOKENS);
-      byte c = peek();
-      if ((completion || prompt) && (c == '-' || (c >= '0' && c <= '9'))) {
-        int start = pos;
-        if (number()) { // an integer
-          long v = parseLong(start, pos);
-          if (completion) {
-            completionTokens = (int) v;
-          } else {
-            promptTokens = (int) v;
-          }
-        }
-      } else {
-        skipValue(2);
-      }
-      if (endOfMembers('}')) {
-        return;
-      }
-    }
-  }
-
   private String errorMessage() throws IOException {
     byte c = peek();
     if (c == '{') {
       pos++;
-      String msg = "";
-      ws();
-      if (peek() == '}') {
-        pos++;
-        return msg;
-      }
-      while (true) {
-        fieldName();
-        if (nameIs(MESSAGE) && peek() == '"') {
-          pos++;
-          StringBuilder sb = new StringBuilder();
-          string(sb);
-          msg = sb.toString();
-        } else {
-          skipValue(2);
-        }
-        if (endOfMembers('}')) {
-          return msg;
-        }
-      }
+      errorMessage = "";
+      members(ERROR_OBJ);
+      return errorMessage;
     }
     if (c == '"') {
       pos++;
