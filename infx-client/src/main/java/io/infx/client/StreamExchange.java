@@ -99,7 +99,7 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
   // ints (a gap ≥ 2^31 ns is stored as -1 followed by its high and low halves).
   private long firstTokenTime;
   private long lastTokenTime;
-  private int[] gaps = new int[16];
+  private int[] gaps;
   private int gapSlots;
   private int tokenCount;
   private int[] cumTokens;
@@ -112,6 +112,10 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
   // reasoning end in text/reasoning (two ints per token chunk)
   private StringBuilder reasoning;
   private int[] chunkTextEnds;
+  /** The buffers above, lent by this I/O thread's pool at the first event (see {@link Scratch}). */
+  private Scratch scratch;
+  private boolean textsKept; // a pending per-token ITL view holds chunkTextEnds
+  private String generatedText;
   private byte[] errorBody;
   private int errorBodyLen;
   private RequestFailure streamFailure;
@@ -300,11 +304,8 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
         c = new ChunkReader();
         chunk = c;
       }
-      if ((retainText || tokenizer != null) && text == null) {
-        text = new StringBuilder(64);
-      }
-      if (tokenizer != null && reasoning == null) {
-        reasoning = new StringBuilder(64);
+      if (scratch == null) {
+        borrowScratch();
       }
       c.read(e.dataBytes(), 0, e.dataLength(), text, tokenizer != null ? reasoning : null);
       if (c.error != null) {
@@ -361,9 +362,7 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
       }
       lastTokenTime = t;
       if (tokenizer != null) {
-        if (chunkTextEnds == null) {
-          chunkTextEnds = new int[32];
-        } else if (chunkTextEnds.length < 2 * tokenCount + 2) {
+        if (chunkTextEnds.length < 2 * tokenCount + 2) {
           chunkTextEnds = Arrays.copyOf(chunkTextEnds, chunkTextEnds.length * 2);
         }
         chunkTextEnds[2 * tokenCount] = text == null ? 0 : text.length();
@@ -372,8 +371,9 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
       if (cumValid) {
         if (chunkCompletion >= 0) {
           if (cumTokens == null) {
-            cumTokens = new int[16];
-          } else if (cumTokens.length <= tokenCount) {
+            cumTokens = scratch.cum;
+          }
+          if (cumTokens.length <= tokenCount) {
             cumTokens = Arrays.copyOf(cumTokens, cumTokens.length * 2);
           }
           cumTokens[tokenCount] = chunkCompletion;
@@ -434,7 +434,9 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
     } else {
       f = null;
     }
-    finish(now, f, false);
+    if (finish(now, f, false)) {
+      returnScratch(); // on the I/O thread, which alone fed this exchange
+    }
   }
 
   private void fail(Exception cause) {
@@ -510,9 +512,10 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
     return false;
   }
 
-  private void finish(long now, RequestFailure failure, boolean cancelled) {
+  /** Builds and delivers the record; false when the exchange had already finished. */
+  private boolean finish(long now, RequestFailure failure, boolean cancelled) {
     if (!finished.compareAndSet(false, true)) {
-      return;
+      return false;
     }
     if (failure != null) {
       // servers and gateways echo request headers (the API key) in error bodies
@@ -529,6 +532,7 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
         .resends(resends).connectionReused(connectionReused)
         .wire(bodyStartNanos, requestWrittenNanos, firstByteNanos);
     int n = tokenCount;
+    List<String> texts = null;
     b.tokenChunkNanosNoCopy(decodeTimes(n));
     if (cumValid && cumTokens != null && n > 0) {
       b.tokenChunkCumTokens(Arrays.copyOf(cumTokens, n));
@@ -536,9 +540,8 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
     if (usagePrompt >= 0) {
       b.usagePromptTokens(usagePrompt);
     }
-    String generated = text == null ? "" : text.toString();
     if (retainText) {
-      b.generatedText(generated);
+      b.generatedText(generated());
     }
     if (reuseGuard != null) {
       if (failure == null && !cancelled) {
@@ -553,7 +556,7 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
       if (usageCompletion >= 0) {
         b.outputTokens(usageCompletion, TokenSource.USAGE);
       } else if (tokenizer != null) {
-        b.outputTokens(tokenizer.count(generated), TokenSource.TOKENIZER);
+        b.outputTokens(tokenizer.count(generated()), TokenSource.TOKENIZER);
       } else {
         b.outputTokens(n, TokenSource.CHUNKS);
       }
@@ -563,19 +566,70 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
           cumValid && cumTokens != null ? Arrays.copyOf(cumTokens, n) : null, usageCompletion,
           null, null);
       b.itlAttribution(fromUsage);
-      List<String> texts = fromUsage.policy() == ItlPolicy.PER_CHUNK ? chunkTexts(n, generated) : null;
+      texts = fromUsage.policy() == ItlPolicy.PER_CHUNK ? chunkTexts(n, generated()) : null;
       if (texts != null) {
+        List<String> kept = texts;
         Tokenizer tok = tokenizer;
         int total = usageCompletion;
-        b.pendingItlAttribution(() -> PerTokenItl.attribute(n, null, total, texts, tok));
+        b.pendingItlAttribution(() -> PerTokenItl.attribute(n, null, total, kept, tok));
       }
     }
     RequestRecord r = b.build();
+    textsKept = texts != null;
     Runnable hook = onFinish;
     if (hook != null) {
       hook.run();
     }
     result.complete(r);
+    return true;
+  }
+
+  /**
+   * Takes this thread's spare buffers for the stream's arrival gaps, per-chunk text ends,
+   * per-chunk usage counts and texts: after the first wave of requests an I/O thread's exchanges
+   * reuse the buffers the earlier ones grew, so an SSE event allocates nothing.
+   */
+  private void borrowScratch() {
+    Scratch sc = Scratch.borrow();
+    scratch = sc;
+    gaps = sc.gaps;
+    chunkTextEnds = tokenizer != null ? sc.ends() : null;
+    text = retainText || tokenizer != null ? sc.text : null;
+    reasoning = tokenizer != null ? sc.reasoning : null;
+  }
+
+  /**
+   * Gives the buffers back to this thread's pool, once the record holds copies of what it keeps;
+   * only from the thread that fed the exchange and won its {@link #finish}, so nothing else can
+   * still read them. Text ends captured by a pending per-token ITL view stay with it.
+   */
+  private void returnScratch() {
+    Scratch sc = scratch;
+    if (sc == null) {
+      return;
+    }
+    scratch = null;
+    sc.gaps = gaps;
+    if (chunkTextEnds != null) {
+      sc.endsOrNull = textsKept ? null : chunkTextEnds;
+    }
+    if (cumTokens != null) {
+      sc.cum = cumTokens;
+    }
+    gaps = null;
+    chunkTextEnds = null;
+    cumTokens = null;
+    text = null;
+    reasoning = null;
+    Scratch.giveBack(sc);
+  }
+
+  /** The content text as a string, made once and only when a record needs it. */
+  private String generated() {
+    if (generatedText == null) {
+      generatedText = text == null ? "" : text.toString();
+    }
+    return generatedText;
   }
 
   /** A view of each token chunk's text (content then reasoning), built only when asked. */
@@ -818,6 +872,50 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
     @Override
     public Set<String> getTrailerNames() {
       return body.getTrailerNames();
+    }
+  }
+
+  /**
+   * One stream's growable buffers, pooled per I/O thread (each thread's exchanges borrow and
+   * return them on that thread only). Buffers grown past {@link #KEEP_LIMIT} entries are dropped
+   * instead of pooled, so a rare huge stream does not pin its memory.
+   */
+  static final class Scratch {
+    static final int KEEP_LIMIT = 1 << 16;
+    static final int POOL_LIMIT = 4096;
+    private static final ThreadLocal<java.util.ArrayDeque<Scratch>> POOL =
+        ThreadLocal.withInitial(java.util.ArrayDeque::new);
+
+    int[] gaps = new int[64];
+    int[] endsOrNull;
+    int[] cum = new int[64];
+    final StringBuilder text = new StringBuilder(256);
+    final StringBuilder reasoning = new StringBuilder(64);
+
+    int[] ends() {
+      if (endsOrNull == null) {
+        endsOrNull = new int[128];
+      }
+      return endsOrNull;
+    }
+
+    static Scratch borrow() {
+      Scratch s = POOL.get().pollFirst();
+      return s != null ? s : new Scratch();
+    }
+
+    static void giveBack(Scratch s) {
+      if (s.gaps.length > KEEP_LIMIT || s.cum.length > KEEP_LIMIT
+          || (s.endsOrNull != null && s.endsOrNull.length > 2 * KEEP_LIMIT)
+          || s.text.capacity() > 4 * KEEP_LIMIT || s.reasoning.capacity() > 4 * KEEP_LIMIT) {
+        return;
+      }
+      s.text.setLength(0);
+      s.reasoning.setLength(0);
+      java.util.ArrayDeque<Scratch> pool = POOL.get();
+      if (pool.size() < POOL_LIMIT) {
+        pool.addFirst(s);
+      }
     }
   }
 }

@@ -234,7 +234,7 @@ public final class ArrivalDispatcher {
 
     /** A prepared request and a free slot, if both: {index, slot-freed time}. */
     private synchronized boolean take(long[] out) {
-      if (closed || nextSend >= prepared || freeSlots.isEmpty()) {
+      if (closed || nextSend >= prepared || freeSlots.isEmpty() || cut()) {
         return false;
       }
       long s = freeSlots.poll();
