@@ -43,8 +43,8 @@ import org.apache.hc.core5.http.protocol.HttpCoreContext;
 
 /**
  * One request's life on the I/O thread: response head, SSE framing, chunk reading
- * ({@link ChunkReader}: the needed fields straight from the bytes), timestamps taken on arrival. Completes its future exactly once — on stream end,
- * failure, timeout or cancellation.
+ * ({@link ChunkReader}: the needed fields straight from the bytes), timestamps taken on arrival.
+ * Completes its future exactly once — on stream end, failure, timeout or cancellation.
  */
 final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseParser.Listener,
     FutureCallback<RequestRecord> {
@@ -53,7 +53,7 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
   /** Re-sends of one request that provably never left (a bound, so a broken pool cannot loop). */
   static final int MAX_RESENDS = 3;
 
-  private final JsonFactory json;
+  private final JsonFactory json; // unused since ChunkReader; kept for the constructors' callers
   private final InferenceRequest request;
   private final int index;
   private final RequestRecord.Phase phase;
