@@ -184,6 +184,8 @@ final class ServeRunner {
     ClientJit.Choice jit = ClientJit.apply(ClientJit.choose(job.clientJit(), job.base()));
     if (jit.mode() == ClientJit.Mode.C1) {
       err.println("infx: client JIT: C1 only (" + jit.reason() + ")");
+    } else if (jit.mode() == ClientJit.Mode.TIERED_WARMUP) {
+      err.println("infx: client JIT: tiered during the client warm-up, then C1 only (" + jit.reason() + ")");
     }
     ProgressBar bar = job.progress() ? new ProgressBar(err) : null;
     ServeBenchmark bench = ServeBenchmark.builder()
