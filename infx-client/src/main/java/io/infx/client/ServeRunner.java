@@ -185,6 +185,8 @@ final class ServeRunner {
     ClientJit.Choice jit = ClientJit.apply(ClientJit.choose(job.clientJit(), job.base()));
     if (jit.mode() == ClientJit.Mode.C1) {
       listener.note("client JIT: C1 only (" + jit.reason() + ")");
+    } else if (jit.mode() == ClientJit.Mode.TIERED_WARMUP) {
+      listener.note("client JIT: tiered during the client warm-up, then C1 only (" + jit.reason() + ")");
     }
     ServeBenchmark bench = ServeBenchmark.builder()
         .client(options).backend(job.backend()).endpoint(job.endpointPath())
