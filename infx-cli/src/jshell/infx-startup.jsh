@@ -25,6 +25,7 @@ import io.infx.client.load.*;
 import io.infx.client.metrics.*;
 import io.infx.client.sim.*;
 import io.infx.client.sse.*;
+import io.infx.client.telemetry.*;
 import io.infx.client.tokenizer.*;
 import io.infx.results.*;
 import io.infx.results.agentx.*;
