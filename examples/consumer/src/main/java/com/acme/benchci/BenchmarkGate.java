@@ -2,6 +2,11 @@ package com.acme.benchci;
 
 import io.infx.client.ServeJob;
 import io.infx.client.ServeMetrics;
+import io.infx.client.agentx.AgenticOptions;
+import io.infx.client.agentx.AgenticReplay;
+import io.infx.client.agentx.AgenticResult;
+import io.infx.client.agentx.AgenticSession;
+import io.infx.client.agentx.SyntheticCorpus;
 import io.infx.client.metrics.LatencyStats;
 import io.infx.client.sim.SimConfig;
 import io.infx.client.sim.SimServer;
@@ -24,7 +29,8 @@ import org.HdrHistogram.HistogramIterationValue;
  * A team's CI tool built on infx as a library: declare the config in code (the design card's chain
  * {@code Sweep.singleNode(identity).searchSpace(…).expand()}), benchmark every matrix row against the
  * in-process simulator, read the typed results (TTFT/TPOT/E2EL percentiles in ms, the HdrHistograms
- * of TTFT and TPOT, the normalized aggregate row) and fail the build when a point misses its gate.
+ * of TTFT and TPOT, the normalized aggregate row), replay AgentX sessions in memory (typed TTFT /
+ * ITL / E2EL, per-session figures) and fail the build when a point misses its gate.
  *
  * <p>Run: {@code mvn -f examples/consumer/pom.xml verify exec:java}. Exit status 0 when every point
  * passed, 1 otherwise. Every number it prints is SIMULATED (the embedded simulator, not an engine).
@@ -64,10 +70,12 @@ public final class BenchmarkGate {
     out.println("expanded: " + matrix.size() + " matrix rows");
 
     List<Point> points = new ArrayList<>();
+    AgenticResult agentic;
     try (SimServer server = SimServer.start(SimConfig.builder().decodeStepBase(Duration.ofMillis(2)).build())) {
       for (MatrixRow row : matrix) {
         points.add(benchmark(server, row));
       }
+      agentic = agenticReplay(server);
     }
 
     boolean pass = true;
@@ -87,8 +95,30 @@ public final class BenchmarkGate {
           ok ? "PASS" : "FAIL");
       printHistogram(out, "TPOT histogram (µs per output token)", p.tpotHistogram());
     }
+    // AgentX: sessions replayed in memory (no artifact directory), read as typed figures
+    boolean agenticOk = agentic.artifactDir().isEmpty() && agentic.successfulRequests() > 0
+        && agentic.failedRequests() == 0 && agentic.ttftHistogram().getTotalCount() == agentic.successfulRequests()
+        && agentic.sessions().stream().mapToLong(AgenticSession::successful).sum() == agentic.successfulRequests();
+    pass &= agenticOk;
+    out.printf("SIMULATED AgentX replay in memory: %d sessions, %d ok / %d failed, TTFT %s, ITL %s, "
+        + "E2EL %s ms (p50/p90/p99), theoretical cache hit %.0f%%  %s%n", agentic.sessions().size(),
+        agentic.successfulRequests(), agentic.failedRequests(), percentiles(agentic.ttft()),
+        percentiles(agentic.itl()), percentiles(agentic.e2el()), 100 * agentic.theoreticalCacheHitRate(),
+        agenticOk ? "PASS" : "FAIL");
     out.println(pass ? "gate: PASS" : "gate: FAIL");
     return pass;
+  }
+
+  /**
+   * A short AgentX replay (2 users, 3 s) of a generated coding-agent corpus against {@code server},
+   * in memory: the typed result, nothing written.
+   */
+  static AgenticResult agenticReplay(SimServer server) {
+    SyntheticCorpus corpus = SyntheticCorpus.builder().traces(4).turns(6).seed(7).outputTokens(16)
+        .apiTime(0.05).thinkTime(0.05).build();
+    return AgenticReplay.run(corpus.generate(), AgenticOptions.builder()
+        .baseUri(server.baseUri()).model("infx/sim-model").users(2)
+        .duration(Duration.ofSeconds(3)).warmupRequestsPerLane(1).build());
   }
 
   /**
