@@ -57,7 +57,7 @@ class ExamplesTest {
     ByteArrayOutputStream buf = new ByteArrayOutputStream();
     boolean passed = com.acme.benchci.BenchmarkGate.run(new PrintStream(buf, true, StandardCharsets.UTF_8));
     String out = buf.toString(StandardCharsets.UTF_8);
-    assertThat(out).contains("expanded: 2 matrix rows").contains("Sweep.of(acme-bf16-h100-vllm{")
+    assertThat(out).contains("expanded: 2 matrix rows").contains("Sweep.singleNode(acme-bf16-h100-vllm{")
         .contains("SIMULATED").contains("conc=1 ").contains("conc=4 ");
     assertThat(passed).as(out).isTrue();
   }

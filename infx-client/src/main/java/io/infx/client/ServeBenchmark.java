@@ -332,6 +332,7 @@ public abstract class ServeBenchmark {
       client.close();
     } finally {
       reporter.interrupt();
+      awaitLastProgress(reporter);
       // in finally: an escaping exception must not leave the sampler thread reporting forever
       if (sampler != null) {
         sampler.close(); // the last, partial interval
@@ -341,6 +342,18 @@ public abstract class ServeBenchmark {
     }
     long end = System.nanoTime();
     return new PhaseResult(out, slotNanos, startNanos, end);
+  }
+
+  /**
+   * Waits (up to a second) for the reporter's last progress event of the phase, so a listener hears
+   * it before anything that follows the phase (the next phase, the summary).
+   */
+  private static void awaitLastProgress(Thread reporter) {
+    try {
+      reporter.join(1_000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   private Thread startReporter(ProgressListener l, RequestRecord.Phase phase, int total,

@@ -14,8 +14,6 @@ import io.infx.matrix.Sweep;
 import io.infx.results.AggregateRow;
 import io.infx.results.Normalizer;
 import java.io.PrintStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,7 +22,7 @@ import org.HdrHistogram.HistogramIterationValue;
 
 /**
  * A team's CI tool built on infx as a library: declare the config in code (the design card's chain
- * {@code Sweep.of(identity).searchSpace(…).expand()}), benchmark every matrix row against the
+ * {@code Sweep.singleNode(identity).searchSpace(…).expand()}), benchmark every matrix row against the
  * in-process simulator, read the typed results (TTFT/TPOT/E2EL percentiles in ms, the HdrHistograms
  * of TTFT and TPOT, the normalized aggregate row) and fail the build when a point misses its gate.
  *
@@ -43,7 +41,7 @@ public final class BenchmarkGate {
     ConfigIdentity identity = ConfigIdentity.image("vllm/vllm-openai:v0.11.0")
         .model("acme/chat-8b")
         .modelPrefix("acme").precision("bf16").framework("vllm").runner("h100");
-    return Sweep.of(identity).searchSpace(256, 32, Sweep.tp(1).concList(1, 4));
+    return Sweep.singleNode(identity).searchSpace(256, 32, Sweep.tp(1).concList(1, 4));
   }
 
   /**
@@ -100,15 +98,14 @@ public final class BenchmarkGate {
    * the client's typed outcome is normalized into the aggregate row without a raw file.
    */
   static Point benchmark(SimServer server, MatrixRow row) {
-    StringWriter log = new StringWriter();   // the benchmark_serving summary; this tool prints its own
-    PrintWriter quiet = new PrintWriter(log, true);
+    // run(): silent (this tool prints its own table); run(ServeListener) would get notes,
+    // warnings, progress and the benchmark_serving summary
     ServeJob.Outcome outcome = ServePresets.of(row)
         .baseUrl(server.baseUri())
         .tokenizer("builtin")
         .saveResult(false)
-        .progress(false)
         .build()
-        .run(quiet, quiet);
+        .run();
     AggregateRow aggregate = Normalizer.reference().normalize(outcome, RunIdentities.of(row));
     return new Point(row, outcome.metrics(), outcome.result().ttftHistogram(),
         outcome.result().tpotHistogram(), aggregate);
