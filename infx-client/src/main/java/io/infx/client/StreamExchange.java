@@ -62,7 +62,6 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
   final CompletableFuture<RequestRecord> result = new CompletableFuture<>();
   private final AtomicBoolean finished = new AtomicBoolean();
   private final SseParser sse;
-  private ChunkReader chunk;
 
   final long intendedNanos;
   volatile long sendNanos;
@@ -299,14 +298,10 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
     chunkCompletion = -1;
     try {
       // read straight from the event's bytes: nothing decoded that is not kept, no allocation
-      ChunkReader c = chunk;
-      if (c == null) {
-        c = new ChunkReader();
-        chunk = c;
-      }
       if (scratch == null) {
         borrowScratch();
       }
+      ChunkReader c = scratch.reader;
       c.read(e.dataBytes(), 0, e.dataLength(), text, tokenizer != null ? reasoning : null);
       if (c.error != null) {
         streamFailure = new RequestFailure(FailureClass.STREAM,
@@ -876,7 +871,7 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
   }
 
   /**
-   * One stream's growable buffers, pooled per I/O thread (each thread's exchanges borrow and
+   * One stream's chunk reader and growable buffers, pooled per I/O thread (each thread's exchanges borrow and
    * return them on that thread only). Buffers grown past {@link #KEEP_LIMIT} entries are dropped
    * instead of pooled, so a rare huge stream does not pin its memory.
    */
@@ -886,6 +881,7 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
     private static final ThreadLocal<java.util.ArrayDeque<Scratch>> POOL =
         ThreadLocal.withInitial(java.util.ArrayDeque::new);
 
+    final ChunkReader reader = new ChunkReader();
     int[] gaps = new int[64];
     int[] endsOrNull;
     int[] cum = new int[64];

@@ -67,6 +67,7 @@ public final class ChunkReader {
   private StringBuilder text;
   private StringBuilder reasoning;
   private final byte[] name = new byte[32]; // a field name with escapes, decoded (ASCII keys only)
+  private final char[] chars = new char[256]; // ASCII runs on their way into a StringBuilder
   private int nameLen;
   private int nameStart;
   private boolean nameEscaped;
@@ -312,37 +313,22 @@ public final class ChunkReader {
     pos++;
     nameStart = pos;
     nameEscaped = false;
-    int n = 0;
-    boolean ascii = true;
     while (true) {
       if (pos >= end) {
         throw fail("unterminated field name");
       }
-      int c = b[pos] & 0xFF;
+      byte c = b[pos];
       if (c == '"') {
+        nameLen = pos - nameStart; // plain ASCII: compared in place by nameIs
         pos++;
         break;
       }
-      if (c == '\\' || c >= 0x80 || c < 0x20) {
-        // the rare name: decode it (only short ASCII names can match a key)
-        nameEscaped = true;
-        int ch = stringChar();
-        if (ch >= 0x80) {
-          ascii = false;
-        }
-        if (n < name.length) {
-          name[n] = (byte) ch;
-        }
-        n++;
-        continue;
+      if (c == '\\' || c < 0x20) { // an escape, a control byte or (negative) a UTF-8 byte
+        escapedName();
+        break;
       }
-      if (n < name.length) {
-        name[n] = (byte) c;
-      }
-      n++;
       pos++;
     }
-    nameLen = ascii ? n : -1;
     ws();
     if (peek() != ':') {
       throw fail("expected ':'");
@@ -352,6 +338,36 @@ public final class ChunkReader {
     if (pos >= end) {
       throw fail("missing value");
     }
+  }
+
+  /** The rare name with an escape or a non-ASCII byte: decoded (only short ASCII names can match a key). */
+  private void escapedName() throws IOException {
+    nameEscaped = true;
+    int n = 0;
+    for (int i = nameStart; i < pos; i++, n++) {
+      if (n < name.length) {
+        name[n] = b[i];
+      }
+    }
+    boolean ascii = true;
+    while (true) {
+      if (pos >= end) {
+        throw fail("unterminated field name");
+      }
+      if (b[pos] == '"') {
+        pos++;
+        break;
+      }
+      int ch = stringChar();
+      if (ch >= 0x80) {
+        ascii = false;
+      }
+      if (n < name.length) {
+        name[n] = (byte) ch;
+      }
+      n++;
+    }
+    nameLen = ascii ? n : -1;
   }
 
   private boolean nameIs(byte[] key) {
@@ -570,9 +586,15 @@ public final class ChunkReader {
     }
   }
 
+  /** Appends ASCII bytes through a reused char buffer: one append call per run, not per char. */
   private void appendAscii(StringBuilder out, int from, int to) {
-    for (int i = from; i < to; i++) {
-      out.append((char) b[i]);
+    while (from < to) {
+      int n = Math.min(to - from, chars.length);
+      for (int i = 0; i < n; i++) {
+        chars[i] = (char) b[from + i];
+      }
+      out.append(chars, 0, n);
+      from += n;
     }
   }
 
