@@ -1,6 +1,6 @@
 // Start-up script of `./infx jshell`: every infx API package (never `internal`, never the command
 // line's own io.infx.cli), imported once so a session can begin with the card's chain, e.g.
-//   Sweep.of(...).searchSpace(...).expand()
+//   Sweep.singleNode(...).searchSpace(...).expand()
 // and go on with the README's and docs' snippets as written. Public simple names are unique across
 // these packages (ArchitectureTest); JShellStartupTest checks that this list is every API package and
 // that every public type then resolves by its simple name.
@@ -25,6 +25,7 @@ import io.infx.client.load.*;
 import io.infx.client.metrics.*;
 import io.infx.client.sim.*;
 import io.infx.client.sse.*;
+import io.infx.client.telemetry.*;
 import io.infx.client.tokenizer.*;
 import io.infx.results.*;
 import io.infx.results.agentx.*;

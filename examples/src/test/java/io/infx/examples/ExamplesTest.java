@@ -57,8 +57,9 @@ class ExamplesTest {
     ByteArrayOutputStream buf = new ByteArrayOutputStream();
     boolean passed = com.acme.benchci.BenchmarkGate.run(new PrintStream(buf, true, StandardCharsets.UTF_8));
     String out = buf.toString(StandardCharsets.UTF_8);
-    assertThat(out).contains("expanded: 2 matrix rows").contains("Sweep.of(acme-bf16-h100-vllm{")
-        .contains("SIMULATED").contains("conc=1 ").contains("conc=4 ");
+    assertThat(out).contains("expanded: 2 matrix rows").contains("Sweep.singleNode(acme-bf16-h100-vllm{")
+        .contains("SIMULATED").contains("conc=1 ").contains("conc=4 ")
+        .containsPattern("SIMULATED AgentX replay in memory: [1-9][0-9]* sessions, [1-9][0-9]* ok / 0 failed");
     assertThat(passed).as(out).isTrue();
   }
 

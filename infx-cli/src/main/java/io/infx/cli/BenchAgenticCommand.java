@@ -203,15 +203,14 @@ public final class BenchAgenticCommand implements Callable<Integer> {
       }
     }
     PrintWriter out = spec.commandLine().getOut();
-    JsonNode agg = r.aggregate();
     out.printf(Locale.ROOT, "%-36s %s%n", "Artifacts:", artifacts);
     out.printf(Locale.ROOT, "%-36s %d%n", "Users (conc):", users);
     out.printf(Locale.ROOT, "%-36s %d%n", "Successful requests:", r.successfulRequests());
     out.printf(Locale.ROOT, "%-36s %d%n", "Failed requests:", r.failedRequests());
-    out.printf(Locale.ROOT, "%-36s %d%n", "Cancelled at the end:", agg.at("/cancelled_request_count/avg").asLong());
-    out.printf(Locale.ROOT, "%-36s %.2f%n", "Mean TTFT (ms):", agg.at("/time_to_first_token/avg").asDouble());
-    out.printf(Locale.ROOT, "%-36s %.2f%n", "P90 TTFT (ms):", agg.at("/time_to_first_token/p90").asDouble());
-    out.printf(Locale.ROOT, "%-36s %.2f%n", "Mean ITL (ms):", agg.at("/inter_token_latency/avg").asDouble());
+    out.printf(Locale.ROOT, "%-36s %d%n", "Cancelled at the end:", r.cancelledRequests());
+    out.printf(Locale.ROOT, "%-36s %s%n", "Mean TTFT (ms):", millis(r.ttft().meanMillis()));
+    out.printf(Locale.ROOT, "%-36s %s%n", "P90 TTFT (ms):", millis(r.ttft().percentileMillis(90)));
+    out.printf(Locale.ROOT, "%-36s %s%n", "Mean ITL (ms):", millis(r.itl().meanMillis()));
     out.printf(Locale.ROOT, "%-36s %.1f%%%n", "Theoretical prefix-cache hit:", 100 * r.theoreticalCacheHitRate());
     out.printf(Locale.ROOT, "%-36s %.2f%n", "Schedule lateness p99 (ms):", r.schedulingLatenessP99Millis());
     out.printf(Locale.ROOT, "%-36s %s%n", "Submission valid:",
@@ -220,6 +219,11 @@ public final class BenchAgenticCommand implements Callable<Integer> {
     // window), exits non-zero after writing its exports
     return interrupts.exitCode(
         r.cancelled() || r.invalidReasons().contains("insufficient_profile_metric_coverage") ? 1 : 0);
+  }
+
+  /** {@code 12.34}, or {@code n/a} for a metric without a sample (no successful request). */
+  private static String millis(java.util.OptionalDouble ms) {
+    return ms.isPresent() ? String.format(Locale.ROOT, "%.2f", ms.getAsDouble()) : "n/a";
   }
 
   private AgenticOptions.Affinity affinity() {

@@ -132,8 +132,9 @@ public final class BenchServeCommand implements Callable<Integer> {
   int clientWarmup;
 
   @Option(names = "--client-jit", paramLabel = "MODE", description = "infx extension: JIT"
-      + " compilers for the client's code, tiered or c1 (default: c1 when the server is on"
-      + " loopback — the optimizing compiler's CPU would be the server's — else tiered).")
+      + " compilers for the client's code: tiered, tiered-warmup (C2 only while the client warms"
+      + " up, then C1) or c1 (default: tiered-warmup when the server is on loopback — the"
+      + " optimizing compiler's CPU in the run would be the server's — else tiered).")
   String clientJit;
 
   @Option(names = "--ignore-eos") boolean ignoreEos;
@@ -472,8 +473,10 @@ public final class BenchServeCommand implements Callable<Integer> {
   static io.infx.client.ClientJit.Mode jitMode(String v) {
     return switch (v.toLowerCase(java.util.Locale.ROOT)) {
       case "tiered" -> io.infx.client.ClientJit.Mode.TIERED;
+      case "tiered-warmup" -> io.infx.client.ClientJit.Mode.TIERED_WARMUP;
       case "c1" -> io.infx.client.ClientJit.Mode.C1;
-      default -> throw new UsageException("--client-jit must be tiered or c1, got '" + v + "'");
+      default -> throw new UsageException("--client-jit must be tiered, tiered-warmup or c1, got '"
+          + v + "'");
     };
   }
 

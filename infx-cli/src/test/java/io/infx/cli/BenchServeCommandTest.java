@@ -58,13 +58,14 @@ class BenchServeCommandTest {
       assertThat(raw.get("a").asText()).isEqualTo("b");
       assertThat(raw.get("tokenizer_id").asText()).isEqualTo("tiny");
       assertThat(raw.get("infx").get("workload").get("tokenizer").asText()).isEqualTo("builtin");
-      // the simulator is on loopback: one I/O thread and C1 only, said in the result and on stderr
+      // the simulator is on loopback: one I/O thread and C2 only in the client's warm-up, said in
+      // the result and on stderr
       JsonNode client = raw.get("infx").get("client");
       assertThat(client.get("io_threads").asInt()).isEqualTo(1);
       assertThat(client.get("io_threads_reason").asText()).isEqualTo("loopback_server");
-      assertThat(client.get("jit").asText()).isEqualTo("c1");
+      assertThat(client.get("jit").asText()).isEqualTo("tiered-warmup");
       assertThat(err.toString()).contains("infx: I/O threads: 1 (server on loopback")
-          .contains("infx: client JIT: C1 only");
+          .contains("infx: client JIT: tiered during the client warm-up, then C1 only");
       assertThat(raw.get("output_lens").size()).isEqualTo(24);
       for (JsonNode len : raw.get("output_lens")) {
         assertThat(len.asInt()).isBetween(12, 16);
@@ -244,12 +245,14 @@ class BenchServeCommandTest {
   }
 
   @Test
-  void clientJitIsTieredOrC1() {
+  void clientJitIsTieredTieredWarmupOrC1() {
     assertThat(BenchServeCommand.jitMode("tiered")).isEqualTo(io.infx.client.ClientJit.Mode.TIERED);
+    assertThat(BenchServeCommand.jitMode("tiered-warmup"))
+        .isEqualTo(io.infx.client.ClientJit.Mode.TIERED_WARMUP);
     assertThat(BenchServeCommand.jitMode("C1")).isEqualTo(io.infx.client.ClientJit.Mode.C1);
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> BenchServeCommand.jitMode("c2"))
         .isInstanceOf(io.infx.core.UsageException.class)
-        .hasMessageContaining("--client-jit must be tiered or c1, got 'c2'");
+        .hasMessageContaining("--client-jit must be tiered, tiered-warmup or c1, got 'c2'");
   }
 
   @Test

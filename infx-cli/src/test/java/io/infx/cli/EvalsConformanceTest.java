@@ -49,6 +49,23 @@ class EvalsConformanceTest {
     Path corpus = PlanConformanceTest.shared().resolve("conformance/evals");
     Assumptions.assumeTrue(Files.isDirectory(corpus),
         "evals conformance corpus not found at " + corpus + " (set INFX_SHARED); skipping");
+    runCorpus(corpus, "evals conformance (in-process)");
+  }
+
+  /**
+   * The project's own cases in {@code src/test/resources/evals-reference-derived}: inputs written
+   * for paths the shared corpus does not cover (SWE-bench's resolved-rate score, thresholds files
+   * that are not YAML), every expected output produced by running the reference scripts on them
+   * ({@code derive.py} there says how). Always present, so never skipped.
+   */
+  @Test
+  void everyReferenceDerivedCasePasses() throws IOException {
+    Path corpus = Path.of("src/test/resources/evals-reference-derived").toAbsolutePath();
+    assertThat(corpus).isDirectory();
+    runCorpus(corpus, "evals reference-derived cases (in-process)");
+  }
+
+  private void runCorpus(Path corpus, String title) throws IOException {
     List<Path> cases;
     try (Stream<Path> s = Files.walk(corpus)) {
       cases = s.filter(p -> p.getFileName().toString().equals("case.json")).map(Path::getParent)
@@ -65,16 +82,15 @@ class EvalsConformanceTest {
         failures.add(corpus.relativize(c) + ": " + String.join("; ", problems));
       }
     }
-    System.out.println("evals conformance (in-process): " + passed + " passed, " + failures.size()
-        + " failed");
+    System.out.println(title + ": " + passed + " passed, " + failures.size() + " failed");
     failures.forEach(f -> System.out.println("  FAIL " + f));
     assertThat(failures).as("failed cases").isEmpty();
   }
 
   private List<String> run(Path caseDir) throws IOException {
     JsonNode cj = Json.mapper().readTree(caseDir.resolve("case.json").toFile());
-    Path w = Files.createDirectories(tmp.resolve(caseDir.getParent().getFileName() + "-"
-        + caseDir.getFileName()).resolve("w"));
+    Path w = Files.createDirectories(tmp.resolve(caseDir.getParent().getParent().getFileName() + "-"
+        + caseDir.getParent().getFileName() + "-" + caseDir.getFileName()).resolve("w"));
     Path input = caseDir.resolve("input");
     // An input/ holding only empty directories cannot be stored in git; it is then absent.
     if (Files.isDirectory(input)) {

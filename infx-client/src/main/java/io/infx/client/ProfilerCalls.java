@@ -1,5 +1,6 @@
 package io.infx.client;
 
+import io.infx.core.io.BoundedHttp;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -14,7 +15,8 @@ final class ProfilerCalls {
 
   /**
    * Calls {@code path} on the server of {@code options}; profilers take a while to start and to
-   * write their traces, so the call may take up to 10 minutes.
+   * write their traces, so the call may take up to 10 minutes (head and body; at most 1 MiB of
+   * answer is read).
    *
    * @return why the call failed, or empty when the server answered 2xx
    */
@@ -26,8 +28,9 @@ final class ProfilerCalls {
         .POST(HttpRequest.BodyPublishers.ofString("{}"));
     options.apiKey().ifPresent(k -> req.header("Authorization", "Bearer " + k));
     try {
-      HttpResponse<Void> r = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(30)).build()
-          .send(req.build(), HttpResponse.BodyHandlers.discarding());
+      HttpResponse<byte[]> r = BoundedHttp.send(
+          HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(30)).build(), req.build(),
+          1 << 20, Duration.ofMinutes(10));
       return r.statusCode() / 100 == 2 ? Optional.empty()
           : Optional.of(path + " answered HTTP " + r.statusCode() + " (is the server's profiler enabled?)");
     } catch (java.io.IOException e) {

@@ -1,6 +1,7 @@
 package io.infx.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.infx.core.io.BoundedHttp;
 import io.infx.core.json.Json;
 import java.io.IOException;
 import java.net.URI;
@@ -31,7 +32,8 @@ import java.util.OptionalInt;
  * </ul>
  *
  * A server without these endpoints (or any error) leaves the value empty; nothing is guessed.
- * Each call has a 5 s timeout; the whole probe is a handful of tiny requests.
+ * Each call has 5 s and 1 MiB for its whole answer (an endless body is cut off, not buffered); the
+ * whole probe is a handful of tiny requests.
  */
 public final class PromptFramingProbe {
 
@@ -50,6 +52,8 @@ public final class PromptFramingProbe {
   }
 
   private static final String PROBE_TEXT = "a";
+  private static final Duration TIMEOUT = Duration.ofSeconds(5);
+  private static final int MAX_BODY = 1 << 20;
   private final URI base;
   private final Optional<String> apiKey;
   private final String model;
@@ -138,10 +142,10 @@ public final class PromptFramingProbe {
   private Optional<JsonNode> post(String path, Object body) {
     try {
       HttpRequest.Builder r = HttpRequest.newBuilder(base.resolve(path))
-          .timeout(Duration.ofSeconds(5)).header("Content-Type", "application/json")
+          .timeout(TIMEOUT).header("Content-Type", "application/json")
           .POST(HttpRequest.BodyPublishers.ofString(Json.mapper().writeValueAsString(body)));
       apiKey.ifPresent(k -> r.header("Authorization", "Bearer " + k));
-      HttpResponse<String> resp = http.send(r.build(), HttpResponse.BodyHandlers.ofString());
+      HttpResponse<byte[]> resp = BoundedHttp.send(http, r.build(), MAX_BODY, TIMEOUT);
       if (resp.statusCode() != 200) {
         return Optional.empty();
       }

@@ -215,6 +215,7 @@ public abstract class ServeBenchmark {
       int bad = (int) Arrays.stream(wr.records).filter(r -> r != null && !r.success()).count();
       return new int[] {done, bad};
     });
+    ClientJit.warmupOver(); // under tiered-warmup, C2 compiles nothing from the first real request on
     try (StreamingClient client = StreamingClient.create(opts)) {
       int warmFailed = 0;
       if (warmups() > 0) {
@@ -274,7 +275,10 @@ public abstract class ServeBenchmark {
     long deadline = timeout.map(d -> t0 + d.toNanos()).orElse(Long.MAX_VALUE);
     Thread reporter = startReporter(report ? progress().orElse(null) : null, phase, n, finished,
         failed, client, t0, done);
-    InferenceRequest[] next = new InferenceRequest[1];
+    // prepared on the dispatcher's thread, sent there or (closed loop) on an I/O thread; the
+    // array's slot is cleared at the send, so only prepared-but-unsent bodies are held here
+    java.util.concurrent.atomic.AtomicReferenceArray<InferenceRequest> ready =
+        new java.util.concurrent.atomic.AtomicReferenceArray<>(n);
     ArrivalDispatcher.Sender sender = new ArrivalDispatcher.Sender() {
       @Override
       public void prepare(int i) {
@@ -282,12 +286,12 @@ public abstract class ServeBenchmark {
         Prompt p = prompts.get(i);
         byte[] body = RequestBodies.forApi(backend().api(), model(), p.text(), p.outputTokens(),
             body());
-        next[0] = new InferenceRequest(backend().api(), endpoint(), body, p.promptTokens());
+        ready.set(i, new InferenceRequest(backend().api(), endpoint(), body, p.promptTokens()));
       }
 
       @Override
       public CompletionStage<?> send(int i, long intendedNanos) {
-        return client.send(next[0], i, phase, intendedNanos).whenComplete((r, ex) -> {
+        return client.send(ready.getAndSet(i, null), i, phase, intendedNanos).whenComplete((r, ex) -> {
           out[i] = r;
           if (r != null && !r.success()) {
             failed.incrementAndGet();
@@ -328,6 +332,7 @@ public abstract class ServeBenchmark {
       client.close();
     } finally {
       reporter.interrupt();
+      awaitLastProgress(reporter);
       // in finally: an escaping exception must not leave the sampler thread reporting forever
       if (sampler != null) {
         sampler.close(); // the last, partial interval
@@ -337,6 +342,18 @@ public abstract class ServeBenchmark {
     }
     long end = System.nanoTime();
     return new PhaseResult(out, slotNanos, startNanos, end);
+  }
+
+  /**
+   * Waits (up to a second) for the reporter's last progress event of the phase, so a listener hears
+   * it before anything that follows the phase (the next phase, the summary).
+   */
+  private static void awaitLastProgress(Thread reporter) {
+    try {
+      reporter.join(1_000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   private Thread startReporter(ProgressListener l, RequestRecord.Phase phase, int total,

@@ -305,15 +305,41 @@ public abstract class ServeJob {
 
   /**
    * Runs the job ({@link ServeRunner}): checks the flags and the output locations before any
-   * traffic, builds the dataset, runs the warm-ups and the measured phase, prints the summary,
-   * saves the raw result and applies the failure gate.
+   * traffic, builds the dataset, runs the warm-ups and the measured phase, tells {@code listener}
+   * what happens (notes, progress, the summary table), saves the raw result when
+   * {@link #saveResult()} and applies the failure gate (the outcome's {@link Outcome#gateFailure()};
+   * a failed gate is a result, not an exception).
+   *
+   * @param listener told the notes, warnings, progress and summary of the run
+   * @return the result, its statistics and where the raw result was written
+   * @throws UsageException for bad settings, {@link InfxException} for unusable inputs (no server,
+   *     no tokenizer, an unreadable dataset)
+   */
+  public Outcome run(ServeListener listener) {
+    return new ServeRunner(this, java.util.Objects.requireNonNull(listener, "listener")).run();
+  }
+
+  /**
+   * Runs the job silently ({@link ServeListener#silent()}): the same as {@link #run(ServeListener)}
+   * with nothing printed.
+   *
+   * @return the result, its statistics and where the raw result was written
+   * @throws UsageException for bad settings, {@link InfxException} for unusable inputs
+   */
+  public Outcome run() {
+    return run(ServeListener.silent());
+  }
+
+  /**
+   * Runs the job as {@code infx bench serve} does ({@link ServeListener#printing}).
    *
    * @param out receives the summary table
-   * @param err receives the progress bar and notes
-   * @throws UsageException for bad flags, {@link InfxException} for unusable inputs
+   * @param err receives the progress bar (when {@link #progress()}), notes and warnings
+   * @return the result, its statistics and where the raw result was written
+   * @throws UsageException for bad settings, {@link InfxException} for unusable inputs
    */
   public Outcome run(PrintWriter out, PrintWriter err) {
-    return new ServeRunner(this, out, err).run();
+    return run(ServeListener.printing(out, err));
   }
 
   /** The path requests are sent to: {@code --endpoint}, else the backend's API path. */

@@ -38,15 +38,13 @@ import java.util.OptionalInt;
 final class ServeRunner {
 
   private final ServeJob job;
-  private final PrintWriter out;
-  private final PrintWriter err;
+  private final ServeListener listener;
   /** The interval histograms kept for {@code --hlog-interval}; null without it. */
   private HistogramLogIntervals hlogIntervals;
 
-  ServeRunner(ServeJob job, PrintWriter out, PrintWriter err) {
+  ServeRunner(ServeJob job, ServeListener listener) {
     this.job = job;
-    this.out = out;
-    this.err = err;
+    this.listener = listener;
   }
 
   ServeJob.Outcome run() {
@@ -54,13 +52,13 @@ final class ServeRunner {
     preflightOutputs();
     URI base = job.base();
     requireReachable(base);
-    warnAboutFileDescriptors(load, err);
+    fileDescriptorWarning(load).ifPresent(listener::warning);
     ServerProvenance server = ServerProbe.probe(base, job.apiKey());
-    err.println("infx: server: " + server.label() + " (identified by " + server.source() + ")");
+    listener.note("server: " + server.label() + " (identified by " + server.source() + ")");
     Tokenizers.Resolved tok = Tokenizers.resolve(job.tokenizer(), job.model(), base);
     try (Tokenizer t = tok.tokenizer()) {
       if (!tok.note().isEmpty()) {
-        err.println("infx: " + tok.note());
+        listener.note(tok.note());
       }
       PromptTemplate template = job.useChatTemplate() ? promptTemplate() : null;
       if (template != null) {
@@ -78,7 +76,7 @@ final class ServeRunner {
       OptionalInt expectedFraming = chatApi ? framing.chatTokens()
           : serverAdded > 0 ? OptionalInt.of(0) : framing.specialTokens();
       if (framing.specialTokens().isPresent() || framing.chatTokens().isPresent()) {
-        err.println("infx: server framing (" + framing.source() + "): "
+        listener.note("server framing (" + framing.source() + "): "
             + (chatApi ? framing.chatTokens().orElse(-1) + " chat-template token(s) per request"
                 : framing.specialTokens().orElse(0) + " special token(s) per prompt"
                     + (serverAdded > 0 ? ", counted in --random-input-len" : "")));
@@ -87,11 +85,15 @@ final class ServeRunner {
       ServeResult run = benchmark(load, prompts, t, expectedFraming);
       ServeMetrics m = run.metrics(job.metrics());
       if (run.incomplete()) {
-        err.println("infx: interrupted by " + run.interruption().orElse("a stop request") + ": "
+        listener.note("interrupted by " + run.interruption().orElse("a stop request") + ": "
             + m.completed() + " completed, " + m.failed() + " failed, " + m.cancelled()
             + " cancelled, " + m.notSent() + " not sent; the result is marked incomplete");
       }
-      Summary.print(out, run, m, job.metrics());
+      java.io.StringWriter table = new java.io.StringWriter();
+      try (PrintWriter tableOut = new PrintWriter(table)) {
+        Summary.print(tableOut, run, m, job.metrics());
+      }
+      listener.summary(table.toString());
       Optional<Path> file = Optional.empty();
       if (job.saveResult()) {
         Map<String, Object> workload = job.workload(
@@ -128,11 +130,11 @@ final class ServeRunner {
 
   private void describe(PromptTemplate template, Tokenizer t) {
     if (job.datasetName().equals("random")) {
-      err.println("infx: chat template: " + template.description() + " ("
+      listener.note("chat template: " + template.description() + " ("
           + RandomDataset.templateTokens(t, template) + " tokens of its own, taken off"
           + " --random-input-len as the reference does)");
     } else {
-      err.println("infx: note: --use-chat-template applies to the random dataset only (as in"
+      listener.note("note: --use-chat-template applies to the random dataset only (as in"
           + " the reference); " + job.datasetName() + " prompts are sent as they are");
     }
   }
@@ -150,7 +152,6 @@ final class ServeRunner {
     };
   }
 
-  /** Warm-ups and the measured phase, with the progress bar and the run's notes on stderr. */
   /**
    * The run's interval reporting: the job's listener, with the {@code --hlog-interval} log
    * keeping each interval first when both are asked for (checked equal by
@@ -178,14 +179,15 @@ final class ServeRunner {
     ClientOptions options = co.build();
     IoThreads io = options.ioThreadChoice();
     if (io.reason() == IoThreads.Reason.LOOPBACK_SERVER) {
-      err.println("infx: I/O threads: " + io.count() + " (" + io.reason().text() + ")");
+      listener.note("I/O threads: " + io.count() + " (" + io.reason().text() + ")");
     }
     // after the prompts are built (the tokenizer keeps its C2 code), before the client's warm-up
     ClientJit.Choice jit = ClientJit.apply(ClientJit.choose(job.clientJit(), job.base()));
     if (jit.mode() == ClientJit.Mode.C1) {
-      err.println("infx: client JIT: C1 only (" + jit.reason() + ")");
+      listener.note("client JIT: C1 only (" + jit.reason() + ")");
+    } else if (jit.mode() == ClientJit.Mode.TIERED_WARMUP) {
+      listener.note("client JIT: tiered during the client warm-up, then C1 only (" + jit.reason() + ")");
     }
-    ProgressBar bar = job.progress() ? new ProgressBar(err) : null;
     ServeBenchmark bench = ServeBenchmark.builder()
         .client(options).backend(job.backend()).endpoint(job.endpointPath())
         .model(job.servedModelName().orElse(job.model())).prompts(prompts).load(load)
@@ -193,17 +195,14 @@ final class ServeRunner {
         .warmups(job.numWarmups()).clientWarmup(job.clientWarmup()).body(job.body())
         .seed(job.seed()).profile(job.profile())
         .stop(job.stop()).stopGrace(job.stopGrace()).intervals(intervals())
-        .progress(Optional.ofNullable(bar == null ? null : (ServeBenchmark.ProgressListener) bar::update))
+        .progress(job.progress() ? Optional.<ServeBenchmark.ProgressListener>of(listener::progress) : Optional.empty())
         .build();
     ServeResult run = bench.run();
-    if (bar != null) {
-      bar.finish();
-    }
     for (String note : run.notes()) {
-      err.println("infx: warning: " + note);
+      listener.warning(note);
     }
     if (job.profile() && run.notes().isEmpty()) {
-      err.println("infx: profiler started after the warm-ups and stopped after the measured phase");
+      listener.note("profiler started after the warm-ups and stopped after the measured phase");
     }
     return run;
   }
@@ -231,14 +230,15 @@ final class ServeRunner {
    * Each in-flight request holds a socket: a limit ({@code ulimit -n}) below the concurrency
    * plus a margin for the JVM's own files makes requests fail mid-run, so say so up front.
    */
-  static void warnAboutFileDescriptors(LoadModel load, PrintWriter err) {
+  static Optional<String> fileDescriptorWarning(LoadModel load) {
     int conc = load.maxConcurrency().orElse(Integer.MAX_VALUE);
     long max = maxFileDescriptors();
     if (max > 0 && conc != Integer.MAX_VALUE && conc + 256L > max) {
-      err.println("infx: warning: the open-file limit is " + max + " but up to " + conc
+      return Optional.of("the open-file limit is " + max + " but up to " + conc
           + " requests will be in flight, each with a socket; raise it (ulimit -n "
           + (conc + 1024L) + ") or requests will fail with 'Too many open files'");
     }
+    return Optional.empty();
   }
 
   private static long maxFileDescriptors() {

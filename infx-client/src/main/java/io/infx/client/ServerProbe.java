@@ -1,6 +1,7 @@
 package io.infx.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.infx.core.io.BoundedHttp;
 import io.infx.core.json.Json;
 import io.infx.core.provenance.ServerProvenance;
 import java.io.IOException;
@@ -16,13 +17,16 @@ import java.util.Optional;
  * infx simulator answer {@code {"version": …}}; the simulator adds {@code "engine": "infx-sim"}),
  * {@code GET /v1/models} ({@code owned_by}: {@code vllm}, {@code sglang}, {@code llamacpp},
  * {@code tensorrt_llm}, {@code infx-sim}), the {@code Server} response header ({@code llama.cpp})
- * and, for llama.cpp, {@code GET /props} ({@code build_info}). Each call has a 3 s timeout; a
+ * and, for llama.cpp, {@code GET /props} ({@code build_info}). Each call has 3 s and 4 MiB for its
+ * whole answer (a server streaming an endless body cannot stall or exhaust the client); a
  * server that answers none of them is {@link ServerProvenance#UNKNOWN} — never "real hardware" by
  * assumption, never simulated.
  */
 public final class ServerProbe {
 
   private static final Duration TIMEOUT = Duration.ofSeconds(3);
+  /** Largest answer read: a model list of a gateway serving thousands of models fits. */
+  private static final int MAX_BODY = 4 << 20;
 
   private ServerProbe() {}
 
@@ -81,7 +85,7 @@ public final class ServerProbe {
     try {
       HttpRequest.Builder r = HttpRequest.newBuilder(base.resolve(path)).timeout(TIMEOUT).GET();
       apiKey.ifPresent(k -> r.header("Authorization", "Bearer " + k));
-      HttpResponse<byte[]> resp = http.send(r.build(), HttpResponse.BodyHandlers.ofByteArray());
+      HttpResponse<byte[]> resp = BoundedHttp.send(http, r.build(), MAX_BODY, TIMEOUT);
       Optional<String> server = resp.headers().firstValue("server").filter(s -> !s.isBlank());
       Optional<JsonNode> json = Optional.empty();
       if (resp.statusCode() == 200) {

@@ -1,9 +1,7 @@
 package io.infx.client;
 
 import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.core.async.ByteArrayFeeder;
+import io.infx.client.internal.ChunkReader;
 import io.infx.client.internal.ReuseGuard;
 import io.infx.client.sse.SseEvent;
 import io.infx.client.sse.SseParser;
@@ -44,9 +42,9 @@ import org.apache.hc.core5.http.protocol.HttpContext;
 import org.apache.hc.core5.http.protocol.HttpCoreContext;
 
 /**
- * One request's life on the I/O thread: response head, SSE framing, chunk decoding with Jackson's
- * streaming parser, timestamps taken on arrival. Completes its future exactly once — on stream end,
- * failure, timeout or cancellation.
+ * One request's life on the I/O thread: response head, SSE framing, chunk reading
+ * ({@link ChunkReader}: the needed fields straight from the bytes), timestamps taken on arrival.
+ * Completes its future exactly once — on stream end, failure, timeout or cancellation.
  */
 final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseParser.Listener,
     FutureCallback<RequestRecord> {
@@ -55,7 +53,7 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
   /** Re-sends of one request that provably never left (a bound, so a broken pool cannot loop). */
   static final int MAX_RESENDS = 3;
 
-  private final JsonFactory json;
+  private final JsonFactory json; // unused since ChunkReader; kept for the constructors' callers
   private final InferenceRequest request;
   private final int index;
   private final RequestRecord.Phase phase;
@@ -64,7 +62,6 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
   final CompletableFuture<RequestRecord> result = new CompletableFuture<>();
   private final AtomicBoolean finished = new AtomicBoolean();
   private final SseParser sse;
-  private JsonParser parser;
 
   final long intendedNanos;
   volatile long sendNanos;
@@ -101,7 +98,7 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
   // ints (a gap ≥ 2^31 ns is stored as -1 followed by its high and low halves).
   private long firstTokenTime;
   private long lastTokenTime;
-  private int[] gaps = new int[16];
+  private int[] gaps;
   private int gapSlots;
   private int tokenCount;
   private int[] cumTokens;
@@ -114,6 +111,10 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
   // reasoning end in text/reasoning (two ints per token chunk)
   private StringBuilder reasoning;
   private int[] chunkTextEnds;
+  /** The buffers above, lent by this I/O thread's pool at the first event (see {@link Scratch}). */
+  private Scratch scratch;
+  private boolean textsKept; // a pending per-token ITL view holds chunkTextEnds
+  private String generatedText;
   private byte[] errorBody;
   private int errorBodyLen;
   private RequestFailure streamFailure;
@@ -296,50 +297,26 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
     chunkContent = false;
     chunkCompletion = -1;
     try {
-      // One non-blocking parser per stream, fed one chunk at a time: no parser (and no symbol
-      // table) allocated per chunk.
-      JsonParser p = parser;
-      if (p == null) {
-        p = json.createNonBlockingByteArrayParser();
-        parser = p;
+      // read straight from the event's bytes: nothing decoded that is not kept, no allocation
+      if (scratch == null) {
+        borrowScratch();
       }
-      ((ByteArrayFeeder) p.getNonBlockingInputFeeder()).feedInput(e.dataBytes(), 0, e.dataLength());
-      if (p.nextToken() != JsonToken.START_OBJECT) {
-        throw new IOException("chunk is not a JSON object");
+      ChunkReader c = scratch.reader;
+      c.read(e.dataBytes(), 0, e.dataLength(), text, tokenizer != null ? reasoning : null);
+      if (c.error != null) {
+        streamFailure = new RequestFailure(FailureClass.STREAM,
+            "in-stream error: " + c.error, status, excerpt(e.dataBytes(), e.dataLength()));
+        return;
       }
-      JsonToken tok;
-      while ((tok = p.nextToken()) == JsonToken.FIELD_NAME) {
-        String name = p.currentName();
-        JsonToken v = p.nextToken();
-        switch (name) {
-          case "choices" -> {
-            if (v == JsonToken.START_ARRAY) {
-              choices(p);
-            } else {
-              skip(p, v);
-            }
-          }
-          case "usage" -> {
-            if (v == JsonToken.START_OBJECT) {
-              usage(p);
-            } else {
-              skip(p, v);
-            }
-          }
-          case "error" -> {
-            String msg = v == JsonToken.START_OBJECT ? errorMessage(p) : p.getValueAsString("error");
-            streamFailure = new RequestFailure(FailureClass.STREAM,
-                "in-stream error: " + msg, status, excerpt(e.dataBytes(), e.dataLength()));
-            return;
-          }
-          default -> skip(p, v);
-        }
+      chunkChoices = c.choices;
+      chunkToken = c.token;
+      chunkContent = c.content;
+      if (c.completionTokens != -1) {
+        chunkCompletion = c.completionTokens;
+        usageCompletion = chunkCompletion;
       }
-      if (tok != JsonToken.END_OBJECT) {
-        throw new IOException("incomplete chunk object");
-      }
-      if (p.nextToken() != JsonToken.NOT_AVAILABLE) {
-        throw new IOException("trailing content after the chunk object");
+      if (c.promptTokens != -1) {
+        usagePrompt = c.promptTokens;
       }
     } catch (IOException ex) {
       streamFailure = new RequestFailure(FailureClass.DECODE,
@@ -380,9 +357,7 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
       }
       lastTokenTime = t;
       if (tokenizer != null) {
-        if (chunkTextEnds == null) {
-          chunkTextEnds = new int[32];
-        } else if (chunkTextEnds.length < 2 * tokenCount + 2) {
+        if (chunkTextEnds.length < 2 * tokenCount + 2) {
           chunkTextEnds = Arrays.copyOf(chunkTextEnds, chunkTextEnds.length * 2);
         }
         chunkTextEnds[2 * tokenCount] = text == null ? 0 : text.length();
@@ -391,8 +366,9 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
       if (cumValid) {
         if (chunkCompletion >= 0) {
           if (cumTokens == null) {
-            cumTokens = new int[16];
-          } else if (cumTokens.length <= tokenCount) {
+            cumTokens = scratch.cum;
+          }
+          if (cumTokens.length <= tokenCount) {
             cumTokens = Arrays.copyOf(cumTokens, cumTokens.length * 2);
           }
           cumTokens[tokenCount] = chunkCompletion;
@@ -403,126 +379,6 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
       }
       tokenCount++;
     }
-  }
-
-  private void choices(JsonParser p) throws IOException {
-    while (p.nextToken() == JsonToken.START_OBJECT) {
-      chunkChoices++;
-      while (p.nextToken() == JsonToken.FIELD_NAME) {
-        String name = p.currentName();
-        JsonToken v = p.nextToken();
-        if (name.equals("text")) {
-          content(p, v);
-        } else if (name.equals("delta") && v == JsonToken.START_OBJECT) {
-          while (p.nextToken() == JsonToken.FIELD_NAME) {
-            String d = p.currentName();
-            JsonToken dv = p.nextToken();
-            switch (d) {
-              case "content" -> content(p, dv);
-              case "reasoning_content", "reasoning" -> {
-                if (dv == JsonToken.VALUE_STRING && p.getTextLength() > 0) {
-                  chunkToken = true;
-                  if (tokenizer != null) {
-                    if (reasoning == null) {
-                      reasoning = new StringBuilder(64);
-                    }
-                    reasoning.append(p.getTextCharacters(), p.getTextOffset(), p.getTextLength());
-                  }
-                }
-              }
-              case "tool_calls" -> {
-                if (dv == JsonToken.START_ARRAY) {
-                  JsonToken first = p.nextToken();
-                  if (first != JsonToken.END_ARRAY) {
-                    chunkToken = true;
-                    skip(p, first);
-                    skip(p, JsonToken.START_ARRAY, 1);
-                  }
-                } else {
-                  skip(p, dv);
-                }
-              }
-              default -> skip(p, dv);
-            }
-          }
-        } else {
-          skip(p, v);
-        }
-      }
-    }
-  }
-
-  private void content(JsonParser p, JsonToken v) throws IOException {
-    if (v != JsonToken.VALUE_STRING) {
-      skip(p, v);
-      return;
-    }
-    int len = p.getTextLength();
-    if (len == 0) {
-      return;
-    }
-    chunkToken = true;
-    chunkContent = true;
-    if (retainText || tokenizer != null) {
-      if (text == null) {
-        text = new StringBuilder(64);
-      }
-      text.append(p.getTextCharacters(), p.getTextOffset(), len);
-    }
-  }
-
-  private void usage(JsonParser p) throws IOException {
-    while (p.nextToken() == JsonToken.FIELD_NAME) {
-      String name = p.currentName();
-      JsonToken v = p.nextToken();
-      if (v == JsonToken.VALUE_NUMBER_INT) {
-        if (name.equals("completion_tokens")) {
-          chunkCompletion = p.getIntValue();
-          usageCompletion = chunkCompletion;
-        } else if (name.equals("prompt_tokens")) {
-          usagePrompt = p.getIntValue();
-        }
-      } else {
-        skip(p, v);
-      }
-    }
-  }
-
-  /** Skips the value that starts with {@code t}; a truncated chunk throws (never spins). */
-  private static void skip(JsonParser p, JsonToken t) throws IOException {
-    if (t == JsonToken.START_OBJECT || t == JsonToken.START_ARRAY) {
-      skip(p, t, 1);
-    } else if (t == null || t == JsonToken.NOT_AVAILABLE) {
-      throw new IOException("incomplete chunk object");
-    }
-  }
-
-  private static void skip(JsonParser p, JsonToken ignored, int depth) throws IOException {
-    while (depth > 0) {
-      JsonToken t = p.nextToken();
-      if (t == null || t == JsonToken.NOT_AVAILABLE) {
-        throw new IOException("incomplete chunk object");
-      }
-      if (t == JsonToken.START_OBJECT || t == JsonToken.START_ARRAY) {
-        depth++;
-      } else if (t == JsonToken.END_OBJECT || t == JsonToken.END_ARRAY) {
-        depth--;
-      }
-    }
-  }
-
-  private static String errorMessage(JsonParser p) throws IOException {
-    String msg = "";
-    while (p.nextToken() == JsonToken.FIELD_NAME) {
-      String name = p.currentName();
-      JsonToken v = p.nextToken();
-      if (name.equals("message") && v == JsonToken.VALUE_STRING) {
-        msg = p.getText();
-      } else {
-        skip(p, v);
-      }
-    }
-    return msg;
   }
 
   // ---- completion ----
@@ -573,7 +429,9 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
     } else {
       f = null;
     }
-    finish(now, f, false);
+    if (finish(now, f, false)) {
+      returnScratch(); // on the I/O thread, which alone fed this exchange
+    }
   }
 
   private void fail(Exception cause) {
@@ -649,9 +507,10 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
     return false;
   }
 
-  private void finish(long now, RequestFailure failure, boolean cancelled) {
+  /** Builds and delivers the record; false when the exchange had already finished. */
+  private boolean finish(long now, RequestFailure failure, boolean cancelled) {
     if (!finished.compareAndSet(false, true)) {
-      return;
+      return false;
     }
     if (failure != null) {
       // servers and gateways echo request headers (the API key) in error bodies
@@ -668,6 +527,7 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
         .resends(resends).connectionReused(connectionReused)
         .wire(bodyStartNanos, requestWrittenNanos, firstByteNanos);
     int n = tokenCount;
+    List<String> texts = null;
     b.tokenChunkNanosNoCopy(decodeTimes(n));
     if (cumValid && cumTokens != null && n > 0) {
       b.tokenChunkCumTokens(Arrays.copyOf(cumTokens, n));
@@ -675,9 +535,8 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
     if (usagePrompt >= 0) {
       b.usagePromptTokens(usagePrompt);
     }
-    String generated = text == null ? "" : text.toString();
     if (retainText) {
-      b.generatedText(generated);
+      b.generatedText(generated());
     }
     if (reuseGuard != null) {
       if (failure == null && !cancelled) {
@@ -692,7 +551,7 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
       if (usageCompletion >= 0) {
         b.outputTokens(usageCompletion, TokenSource.USAGE);
       } else if (tokenizer != null) {
-        b.outputTokens(tokenizer.count(generated), TokenSource.TOKENIZER);
+        b.outputTokens(tokenizer.count(generated()), TokenSource.TOKENIZER);
       } else {
         b.outputTokens(n, TokenSource.CHUNKS);
       }
@@ -702,19 +561,70 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
           cumValid && cumTokens != null ? Arrays.copyOf(cumTokens, n) : null, usageCompletion,
           null, null);
       b.itlAttribution(fromUsage);
-      List<String> texts = fromUsage.policy() == ItlPolicy.PER_CHUNK ? chunkTexts(n, generated) : null;
+      texts = fromUsage.policy() == ItlPolicy.PER_CHUNK ? chunkTexts(n, generated()) : null;
       if (texts != null) {
+        List<String> kept = texts;
         Tokenizer tok = tokenizer;
         int total = usageCompletion;
-        b.pendingItlAttribution(() -> PerTokenItl.attribute(n, null, total, texts, tok));
+        b.pendingItlAttribution(() -> PerTokenItl.attribute(n, null, total, kept, tok));
       }
     }
     RequestRecord r = b.build();
+    textsKept = texts != null;
     Runnable hook = onFinish;
     if (hook != null) {
       hook.run();
     }
     result.complete(r);
+    return true;
+  }
+
+  /**
+   * Takes this thread's spare buffers for the stream's arrival gaps, per-chunk text ends,
+   * per-chunk usage counts and texts: after the first wave of requests an I/O thread's exchanges
+   * reuse the buffers the earlier ones grew, so an SSE event allocates nothing.
+   */
+  private void borrowScratch() {
+    Scratch sc = Scratch.borrow();
+    scratch = sc;
+    gaps = sc.gaps;
+    chunkTextEnds = tokenizer != null ? sc.ends() : null;
+    text = retainText || tokenizer != null ? sc.text : null;
+    reasoning = tokenizer != null ? sc.reasoning : null;
+  }
+
+  /**
+   * Gives the buffers back to this thread's pool, once the record holds copies of what it keeps;
+   * only from the thread that fed the exchange and won its {@link #finish}, so nothing else can
+   * still read them. Text ends captured by a pending per-token ITL view stay with it.
+   */
+  private void returnScratch() {
+    Scratch sc = scratch;
+    if (sc == null) {
+      return;
+    }
+    scratch = null;
+    sc.gaps = gaps;
+    if (chunkTextEnds != null) {
+      sc.endsOrNull = textsKept ? null : chunkTextEnds;
+    }
+    if (cumTokens != null) {
+      sc.cum = cumTokens;
+    }
+    gaps = null;
+    chunkTextEnds = null;
+    cumTokens = null;
+    text = null;
+    reasoning = null;
+    Scratch.giveBack(sc);
+  }
+
+  /** The content text as a string, made once and only when a record needs it. */
+  private String generated() {
+    if (generatedText == null) {
+      generatedText = text == null ? "" : text.toString();
+    }
+    return generatedText;
   }
 
   /** A view of each token chunk's text (content then reasoning), built only when asked. */
@@ -957,6 +867,51 @@ final class StreamExchange implements AsyncResponseConsumer<RequestRecord>, SseP
     @Override
     public Set<String> getTrailerNames() {
       return body.getTrailerNames();
+    }
+  }
+
+  /**
+   * One stream's chunk reader and growable buffers, pooled per I/O thread (each thread's exchanges borrow and
+   * return them on that thread only). Buffers grown past {@link #KEEP_LIMIT} entries are dropped
+   * instead of pooled, so a rare huge stream does not pin its memory.
+   */
+  static final class Scratch {
+    static final int KEEP_LIMIT = 1 << 16;
+    static final int POOL_LIMIT = 4096;
+    private static final ThreadLocal<java.util.ArrayDeque<Scratch>> POOL =
+        ThreadLocal.withInitial(java.util.ArrayDeque::new);
+
+    final ChunkReader reader = new ChunkReader();
+    int[] gaps = new int[64];
+    int[] endsOrNull;
+    int[] cum = new int[64];
+    final StringBuilder text = new StringBuilder(256);
+    final StringBuilder reasoning = new StringBuilder(64);
+
+    int[] ends() {
+      if (endsOrNull == null) {
+        endsOrNull = new int[128];
+      }
+      return endsOrNull;
+    }
+
+    static Scratch borrow() {
+      Scratch s = POOL.get().pollFirst();
+      return s != null ? s : new Scratch();
+    }
+
+    static void giveBack(Scratch s) {
+      if (s.gaps.length > KEEP_LIMIT || s.cum.length > KEEP_LIMIT
+          || (s.endsOrNull != null && s.endsOrNull.length > 2 * KEEP_LIMIT)
+          || s.text.capacity() > 4 * KEEP_LIMIT || s.reasoning.capacity() > 4 * KEEP_LIMIT) {
+        return;
+      }
+      s.text.setLength(0);
+      s.reasoning.setLength(0);
+      java.util.ArrayDeque<Scratch> pool = POOL.get();
+      if (pool.size() < POOL_LIMIT) {
+        pool.addFirst(s);
+      }
     }
   }
 }

@@ -115,4 +115,104 @@ class StreamExchangeTest {
     RequestRecord r = feed(ServingBackend.Api.CHAT, chat("{\"role\":\"assistant\"}"), "data: [DONE]\n\n");
     assertThat(r.failure().orElseThrow().kind()).isEqualTo(FailureClass.STREAM);
   }
+
+  /** Counts whitespace-separated words: a tokenizer whose counts the test can derive by eye. */
+  private static final io.infx.client.tokenizer.Tokenizer WORDS = new io.infx.client.tokenizer.Tokenizer() {
+    @Override
+    public String id() {
+      return "words";
+    }
+
+    @Override
+    public int vocabSize() {
+      return 1000;
+    }
+
+    @Override
+    public int[] encode(String text) {
+      return new int[text.isBlank() ? 0 : text.strip().split("\\s+").length];
+    }
+
+    @Override
+    public String decode(int[] ids) {
+      return "";
+    }
+  };
+
+  /** Two exchanges in flight at once on this thread, fed alternately, with the word tokenizer. */
+  private static RequestRecord[] interleaved(List<String> a, List<String> b) throws Exception {
+    InferenceRequest req = new InferenceRequest(ServingBackend.Api.CHAT, "/x", new byte[0], 7);
+    StreamExchange[] xs = new StreamExchange[2];
+    for (int k = 0; k < 2; k++) {
+      xs[k] = new StreamExchange(new JsonFactory(), req, k, RequestRecord.Phase.MEASURED, 0, false,
+          WORDS, io.infx.client.sse.SseParser.DEFAULT_MAX_EVENT_BYTES);
+      xs[k].consumeResponse(new BasicHttpResponse(200),
+          new BasicEntityDetails(-1, ContentType.parse("text/event-stream")), null, null);
+    }
+    for (int i = 0; i < Math.max(a.size(), b.size()); i++) {
+      if (i < a.size()) {
+        xs[0].consume(ByteBuffer.wrap(a.get(i).getBytes(StandardCharsets.UTF_8)));
+      }
+      if (i < b.size()) {
+        xs[1].consume(ByteBuffer.wrap(b.get(i).getBytes(StandardCharsets.UTF_8)));
+      }
+    }
+    xs[0].streamEnd(List.of());
+    xs[1].streamEnd(List.of());
+    return new RequestRecord[] {xs[0].result.get(1, TimeUnit.SECONDS), xs[1].result.get(1, TimeUnit.SECONDS)};
+  }
+
+  /** A stream of {@code chunks} content chunks of {@code words} words each, usage counting them all. */
+  private static List<String> stream(int chunks, int words, String word) {
+    List<String> out = new java.util.ArrayList<>();
+    for (int i = 0; i < chunks; i++) {
+      out.add(chat("{\"content\":\"" + (" " + word + i).repeat(words) + "\"}"));
+    }
+    // usage without per-chunk counts: per-token ITL is attributed from the chunk texts later
+    out.add("data: {\"choices\":[],\"usage\":{\"completion_tokens\":" + chunks * words + "}}\n\n");
+    out.add("data: [DONE]\n\n");
+    return out;
+  }
+
+  /**
+   * The I/O thread's buffers are reused by later exchanges (no allocation per event once warm):
+   * streams that run after, and beside, longer ones on the same thread get exactly the records a
+   * fresh thread gives them — and a record whose per-token ITL is attributed later, from its
+   * chunk texts, still has its own texts after its buffers went back to the pool.
+   */
+  @Test
+  void buffersReusedAcrossStreamsOnOneThreadGiveTheSameRecords() throws Exception {
+    List<String> longA = stream(300, 3, "alpha");
+    List<String> longB = stream(200, 1, "beta");
+    List<String> shortC = stream(5, 2, "gamma");
+    List<String> shortD = stream(3, 4, "delta");
+    RequestRecord[] fresh = new RequestRecord[2];
+    Thread t = new Thread(() -> {
+      try {
+        RequestRecord[] r = interleaved(shortC, shortD);
+        fresh[0] = r[0];
+        fresh[1] = r[1];
+      } catch (Exception e) {
+        throw new AssertionError(e);
+      }
+    });
+    t.start();
+    t.join();
+    RequestRecord[] warm = interleaved(longA, longB); // grows this thread's buffers
+    RequestRecord[] reused = interleaved(shortC, shortD); // borrows them back
+    for (int k = 0; k < 2; k++) {
+      warm[k].resolveItl();
+      reused[k].resolveItl();
+      fresh[k].resolveItl();
+      assertThat(reused[k].tokenChunks()).isEqualTo(fresh[k].tokenChunks());
+      assertThat(reused[k].outputTokens()).isEqualTo(fresh[k].outputTokens());
+      assertThat(reused[k].itlPolicy()).isEqualTo(fresh[k].itlPolicy());
+      assertThat(reused[k].tokensPerChunk().orElseThrow()).containsExactly(fresh[k].tokensPerChunk().orElseThrow());
+    }
+    // derived by eye: every chunk of C has 2 words, of D 4, of A 3, of B 1
+    assertThat(reused[0].tokensPerChunk().orElseThrow()).containsOnly(2).hasSize(5);
+    assertThat(reused[1].tokensPerChunk().orElseThrow()).containsOnly(4).hasSize(3);
+    assertThat(warm[0].tokensPerChunk().orElseThrow()).containsOnly(3).hasSize(300);
+    assertThat(warm[1].tokensPerChunk().orElseThrow()).containsOnly(1).hasSize(200);
+  }
 }

@@ -17,7 +17,7 @@ import java.util.Objects;
  *
  * <pre>{@code
  * ServeJob.Outcome o = ServePresets.of(row).baseUrl(server.baseUri()).tokenizer("builtin")
- *     .saveResult(false).build().run(out, err);
+ *     .saveResult(false).build().run();
  * }</pre>
  *
  * <p>What the preset leaves to the caller: where the server is ({@code baseUrl}), the result file

@@ -24,7 +24,7 @@ import java.util.Optional;
  * docs/decisions.md, Matrix). The key rules ({@code *}, {@code ?}, {@code [}, {@code ]}) and the
  * other master-config rules are checked with a pointer when the sweep validates the config.
  *
- * @see Sweep#of(ConfigIdentity)
+ * @see Sweep#singleNode(ConfigIdentity)
  */
 public final class ConfigIdentity {
 

@@ -1,6 +1,10 @@
 package io.infx.matrix;
 
+import io.infx.core.ErrorKind;
 import io.infx.core.InfxStyle;
+import io.infx.core.ValidationException;
+import io.infx.core.Violation;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -75,17 +79,33 @@ public abstract class FullSweepOptions {
     return false;
   }
 
+  /**
+   * The command line's checks, all reported at once: {@code seqLens} values are families (V52),
+   * {@code stepSize} exceeds 1 (V47), {@code minConc ≤ maxConc} when both are set (V48), smoke
+   * evals are not trimmed (V50).
+   *
+   * @throws ValidationException (kind {@code USAGE}) listing every broken check, each with a pointer
+   *     naming the attribute ({@code /stepSize}, {@code /seqLens/0}, …)
+   */
   @Value.Check
   protected void check() {
-    io.infx.matrix.internal.Expansion.families(seqLens()); // rejects unknown families
+    List<Violation> bad = new ArrayList<>(io.infx.matrix.internal.Expansion.seqLensViolations(seqLens()));
     if (stepSize() <= 1) {
-      throw new IllegalArgumentException("step size must be greater than 1, got " + stepSize());
+      bad.add(Violation.builder().ruleId("V47.step-size").pointer("/stepSize")
+          .message("the concurrency step factor must be greater than 1").expected("> 1")
+          .actual(Integer.toString(stepSize())).build());
     }
     if (minConc().isPresent() && maxConc().isPresent() && minConc().get() > maxConc().get()) {
-      throw new IllegalArgumentException("min-conc must be less than or equal to max-conc");
+      bad.add(Violation.builder().ruleId("V48.conc-bounds").pointer("/minConc")
+          .message("minConc must be less than or equal to maxConc").expected("≤ " + maxConc().get())
+          .actual(Integer.toString(minConc().get())).build());
     }
     if (evalMode() == EvalMode.SMOKE && trimConc()) {
-      throw new IllegalArgumentException("smoke cannot be combined with trimming");
+      bad.add(Violation.builder().ruleId("V50.smoke-trim").pointer("/trimConc")
+          .message("smoke evals cannot be combined with trimming").build());
+    }
+    if (!bad.isEmpty()) {
+      throw new ValidationException(ErrorKind.USAGE, bad);
     }
   }
 

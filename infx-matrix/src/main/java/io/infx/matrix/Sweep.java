@@ -1,5 +1,10 @@
 package io.infx.matrix;
 
+import io.infx.core.ErrorKind;
+import io.infx.core.ImmutableViolation;
+import io.infx.core.Location;
+import io.infx.core.ValidationException;
+import io.infx.core.Violation;
 import io.infx.core.tree.Source;
 import io.infx.matrix.config.AgenticEntry;
 import io.infx.matrix.config.AgenticScenario;
@@ -39,8 +44,8 @@ import java.util.function.UnaryOperator;
 
 /**
  * Fluent entry point for expanding master configs in code or JShell: pick the configs (files,
- * a {@link Catalog}, or configs declared here with {@link #of(ConfigIdentity)}), the runner file,
- * filters, bounds and eval mode, then {@link #expand()}. Every method returns a new, immutable
+ * a {@link Catalog}, or configs declared here with {@link #singleNode} / {@link #multiNode}), the
+ * runner file, filters, bounds and eval mode, then {@link #expand()}. Every method returns a new, immutable
  * {@code Sweep} (and every declaration step a new {@link Declaration}), so a base can be
  * specialised freely without changing what was expanded from it.
  *
@@ -54,7 +59,7 @@ import java.util.function.UnaryOperator;
  *
  * // A config declared in code: the identity is required by the types (ConfigIdentity's staged
  * // builder), search spaces are added one block at a time, and every step returns a new value.
- * Matrix mine = Sweep.of(ConfigIdentity.image("vllm/vllm-openai:v0.11.0")
+ * Matrix mine = Sweep.singleNode(ConfigIdentity.image("vllm/vllm-openai:v0.11.0")
  *         .model("meta-llama/Llama-3.1-70B-Instruct")
  *         .modelPrefix("llama").precision("fp8").framework("vllm").runner("h100"))
  *     .searchSpace(8192, 1024, Sweep.tp(8).conc(4, 64), Sweep.tp(4).ep(4).concList(16, 48))
@@ -64,6 +69,12 @@ import java.util.function.UnaryOperator;
  * Expansion follows {@code generate full-sweep} (see {@link Generator#fullSweep}); a
  * {@link #configKeys} selection first narrows the catalogue to the matching keys (exact keys or
  * {@code *}/{@code ?} globs).
+ *
+ * <p>A mistake in a DSL call ({@code seqLens("2k2k")}, {@code stepSize(1)}, {@code minConc} above
+ * {@code maxConc}, {@code maxConc(0)}, a null filter value, {@code runnerType} without a runner
+ * file) throws a {@link ValidationException} whose violation carries a rule id, a pointer naming the
+ * setting and the location of the call in the caller's source ({@code com/acme/Ci.java:42:1}), as a
+ * config file's violations carry {@code file:line:column}.
  */
 public final class Sweep {
 
@@ -71,16 +82,24 @@ public final class Sweep {
   private final RunnerInventory runners;
   private final ImmutableFullSweepOptions options;
   private final List<String> configKeys;
+  /** Whether {@link #runners} was called: runner types are checked against a runner file only. */
+  private final boolean runnerFile;
+  /** Where {@link #runnerType} was last called, to locate a runner-type error found at expansion. */
+  private final Optional<Location> runnerTypeCall;
 
-  private Sweep(Catalog catalog, RunnerInventory runners, ImmutableFullSweepOptions options, List<String> keys) {
+  private Sweep(Catalog catalog, RunnerInventory runners, ImmutableFullSweepOptions options, List<String> keys,
+      boolean runnerFile, Optional<Location> runnerTypeCall) {
     this.catalog = catalog;
     this.runners = runners;
     this.options = options;
     this.configKeys = keys;
+    this.runnerFile = runnerFile;
+    this.runnerTypeCall = runnerTypeCall;
   }
 
   private static Sweep start(Catalog catalog) {
-    return new Sweep(catalog, emptyRunners(), ImmutableFullSweepOptions.builder().build(), List.of());
+    return new Sweep(Objects.requireNonNull(catalog, "catalog"), emptyRunners(),
+        ImmutableFullSweepOptions.builder().build(), List.of(), false, Optional.empty());
   }
 
   /** A sweep over a loaded catalogue. */
@@ -90,17 +109,17 @@ public final class Sweep {
 
   /** A sweep over master files, merged in order (loaded and validated now). */
   public static Sweep fromFiles(Path... files) {
-    return start(Catalog.load(files));
+    return start(Catalog.load(Objects.requireNonNull(files, "files")));
   }
 
   /** A sweep over master files or in-memory texts. */
   public static Sweep fromSources(List<Source> sources) {
-    return start(Catalog.load(sources));
+    return start(Catalog.load(Objects.requireNonNull(sources, "sources")));
   }
 
   /** A sweep over configs keyed by config key, in map order (validated now). */
   public static Sweep of(Map<String, ? extends MasterConfig> configs) {
-    return start(Catalog.of(configs));
+    return start(Catalog.of(Objects.requireNonNull(configs, "configs")));
   }
 
   /**
@@ -108,8 +127,10 @@ public final class Sweep {
    * {@code <model-prefix>-<precision>-<runner>-<framework>} (a numeric suffix separates clashes).
    */
   public static Sweep of(MasterConfig... configs) {
+    Objects.requireNonNull(configs, "configs");
     Map<String, MasterConfig> keyed = new LinkedHashMap<>();
     for (MasterConfig c : configs) {
+      Objects.requireNonNull(c, "config");
       String base = ConfigIdentity.conventionalKey(c.modelPrefix(), c.precision(), c.runner(), c.framework());
       String key = base;
       for (int n = 2; keyed.containsKey(key); n++) {
@@ -120,19 +141,121 @@ public final class Sweep {
     return of(keyed);
   }
 
-  /** A sweep over configs declared with {@link #singleNode} / {@link #multiNode}. */
+  /**
+   * A sweep over configs declared with {@link #singleNode} / {@link #multiNode}.
+   *
+   * @throws ValidationException ({@code sweep.duplicate-key}, located at this call) when two
+   *     declarations have the same key
+   */
   public static Sweep of(Declaration... configs) {
+    Objects.requireNonNull(configs, "configs");
     Map<String, MasterConfig> keyed = new LinkedHashMap<>();
-    for (Declaration d : configs) {
+    for (int i = 0; i < configs.length; i++) {
+      Declaration d = Objects.requireNonNull(configs[i], "config");
       if (keyed.put(d.key(), d.build()) != null) {
-        throw new IllegalArgumentException("config key declared twice: " + d.key());
+        throw mistake(callSite(), Violation.builder().ruleId("sweep.duplicate-key").pointer("/configs/" + i)
+            .message("config key declared twice; give one of them another key with key(…)")
+            .actual(d.key()).build());
       }
     }
     return of(keyed);
   }
 
+  /**
+   * A new sweep with {@code change} applied to the options; a broken {@link FullSweepOptions} check
+   * is rethrown located at the DSL call that broke it.
+   */
   private Sweep with(UnaryOperator<ImmutableFullSweepOptions> change) {
-    return new Sweep(catalog, runners, change.apply(options), configKeys);
+    return with(change, runnerTypeCall);
+  }
+
+  private Sweep with(UnaryOperator<ImmutableFullSweepOptions> change, Optional<Location> typeCall) {
+    ImmutableFullSweepOptions changed;
+    try {
+      changed = change.apply(options);
+    } catch (ValidationException e) {
+      throw located(e, callSite());
+    }
+    return new Sweep(catalog, runners, changed, configKeys, runnerFile, typeCall);
+  }
+
+  // ---- mistakes in DSL calls: located ValidationExceptions, like the file rules ---------------------
+
+  /**
+   * Where the caller of the DSL called it: the first stack frame outside {@code Sweep}, as
+   * {@code <package path>/<File>.java:<line>:1} (column 1: class files record lines, not columns);
+   * a JShell snippet is named as JShell names it (e.g. {@code #12}). Empty when the frame carries no
+   * line number (classes compiled without debug information).
+   */
+  static Optional<Location> callSite() {
+    String self = Sweep.class.getName();
+    return StackWalker.getInstance().walk(frames -> frames
+        .filter(f -> !f.getClassName().equals(self) && !f.getClassName().startsWith(self + "$"))
+        .findFirst())
+        .filter(f -> f.getLineNumber() > 0 && f.getFileName() != null)
+        .map(f -> new Location(sourceName(f.getClassName(), f.getFileName()), f.getLineNumber(), 1));
+  }
+
+  private static String sourceName(String className, String fileName) {
+    int dot = className.lastIndexOf('.');
+    if (!fileName.endsWith(".java") || dot < 0) {
+      return fileName;
+    }
+    return className.substring(0, dot).replace('.', '/') + "/" + fileName;
+  }
+
+  /** {@code e}'s violations, each located at {@code at} unless it has a location already. */
+  private static ValidationException located(ValidationException e, Optional<Location> at) {
+    if (at.isEmpty()) {
+      return e;
+    }
+    List<Violation> out = new ArrayList<>();
+    for (Violation v : e.violations()) {
+      out.add(v.location().isPresent() ? v : ImmutableViolation.copyOf(v).withLocation(at.get()));
+    }
+    return new ValidationException(e.kind(), out);
+  }
+
+  private static ValidationException mistake(Optional<Location> at, Violation v) {
+    return located(new ValidationException(ErrorKind.USAGE, List.of(v)), at);
+  }
+
+  /** The values of a filter, checked for null (the array or an element): {@code sweep.null}. */
+  private static <T> List<T> filterValues(String setting, T[] values) {
+    if (values == null) {
+      throw mistake(callSite(), Violation.builder().ruleId("sweep.null").pointer("/" + setting)
+          .message(setting + "(null): a filter takes values, not null; call it with no values to clear it")
+          .build());
+    }
+    for (int i = 0; i < values.length; i++) {
+      if (values[i] == null) {
+        throw mistake(callSite(), Violation.builder().ruleId("sweep.null").pointer("/" + setting + "/" + i)
+            .message(setting + ": a filter value cannot be null").build());
+      }
+    }
+    return Arrays.asList(values);
+  }
+
+  private static <T> T value(String setting, T value) {
+    if (value == null) {
+      throw mistake(callSite(), Violation.builder().ruleId("sweep.null").pointer("/" + setting)
+          .message(setting + "(null): a value is required").build());
+    }
+    return value;
+  }
+
+  /**
+   * A bound of the DSL: at least 1. The command line keeps the reference's reading of a bound
+   * {@code ≤ 0} ({@code --max-conc 0} skips every fixed-seq-len entry, spec matrix §4.5), which in
+   * code is always a mistake (a sweep of nothing).
+   */
+  private static int bound(String setting, int value) {
+    if (value < 1) {
+      throw mistake(callSite(), Violation.builder().ruleId("sweep.bound").pointer("/" + setting)
+          .message(setting + " must be at least 1: a bound below 1 keeps no fixed-seq-len point")
+          .expected("≥ 1").actual(Integer.toString(value)).build());
+    }
+    return value;
   }
 
   /**
@@ -142,85 +265,182 @@ public final class Sweep {
    * KV-offload budgets) fail validation with a {@code V55}/{@code V59} violation on the config.
    */
   public Sweep runners(RunnerInventory inventory) {
-    return new Sweep(catalog, Objects.requireNonNull(inventory, "inventory"), options, configKeys);
+    return new Sweep(catalog, Objects.requireNonNull(inventory, "inventory"), options, configKeys, true,
+        runnerTypeCall);
   }
 
   /** The runner file at {@code file} (loaded and validated now). */
   public Sweep runners(Path file) {
-    return runners(RunnerInventory.load(file));
+    return runners(RunnerInventory.load(Objects.requireNonNull(file, "file")));
   }
 
-  /** Configs whose key starts with one of {@code prefixes} (the reference's --model-prefix). */
+  /**
+   * Configs whose key starts with one of {@code prefixes} (the reference's --model-prefix); no
+   * values clears the filter.
+   *
+   * @throws ValidationException ({@code sweep.null}, located at this call) for a null value
+   */
   public Sweep modelPrefix(String... prefixes) {
-    return with(o -> o.withModelPrefixes(Arrays.asList(prefixes)));
+    List<String> list = filterValues("modelPrefix", prefixes);
+    return with(o -> o.withModelPrefixes(list));
   }
 
+  /**
+   * Configs of these precisions (exact match, e.g. {@code fp8}); no values clears the filter.
+   *
+   * @throws ValidationException ({@code sweep.null}, located at this call) for a null value
+   */
   public Sweep precision(String... precisions) {
-    return with(o -> o.withPrecisions(Arrays.asList(precisions)));
+    List<String> list = filterValues("precision", precisions);
+    return with(o -> o.withPrecisions(list));
   }
 
+  /**
+   * Configs of these frameworks (exact match, e.g. {@code vllm}); no values clears the filter.
+   *
+   * @throws ValidationException ({@code sweep.null}, located at this call) for a null value
+   */
   public Sweep framework(String... frameworks) {
-    return with(o -> o.withFrameworks(Arrays.asList(frameworks)));
+    List<String> list = filterValues("framework", frameworks);
+    return with(o -> o.withFrameworks(list));
   }
 
-  /** Configs on these runner labels (each must be a label of the runner file). */
+  /**
+   * Configs on these runner labels; each must be a label of the runner file given with
+   * {@link #runners}, checked when the sweep expands (before or after this call, either order).
+   *
+   * @throws ValidationException ({@code sweep.null}, located at this call) for a null value; at
+   *     {@link #expand()}, {@code V51.runner-type} (kind {@code SELECTION}, located at this call)
+   *     for a label the runner file lacks, or for any label when no runner file was given
+   */
   public Sweep runnerType(String... labels) {
-    return with(o -> o.withRunnerTypes(Arrays.asList(labels)));
+    List<String> list = filterValues("runnerType", labels);
+    return with(o -> o.withRunnerTypes(list), list.isEmpty() ? Optional.empty() : callSite());
   }
 
-  /** Fixed-seq-len families {@code 1k1k} / {@code 8k1k} (agentic rows are kept). */
+  /**
+   * Fixed-seq-len families {@code 1k1k} / {@code 8k1k} (agentic rows are kept).
+   *
+   * @throws ValidationException located at this call: {@code V52.seq-lens} for any other value,
+   *     {@code sweep.null} for null
+   */
   public Sweep seqLens(String... families) {
-    return with(o -> o.withSeqLens(Arrays.asList(families)));
+    List<String> list = filterValues("seqLens", families);
+    return with(o -> o.withSeqLens(list));
   }
 
+  /**
+   * Only these scenario lists of each config ({@code fixed-seq-len}, {@code agentic-coding}); no
+   * values reads both.
+   *
+   * @throws ValidationException ({@code sweep.null}, located at this call) for a null value
+   */
   public Sweep scenario(ScenarioType... types) {
-    return with(o -> o.withScenarioTypes(Arrays.asList(types)));
+    List<ScenarioType> list = filterValues("scenario", types);
+    return with(o -> o.withScenarioTypes(list));
   }
 
+  /** Single-node configs only (multi-node ones are left out). */
   public Sweep singleNodeOnly() {
     return with(o -> o.withSingleNode(true).withMultiNode(false));
   }
 
+  /** Multi-node configs only (single-node ones are left out). */
   public Sweep multiNodeOnly() {
     return with(o -> o.withSingleNode(false).withMultiNode(true));
   }
 
-  /** Only the configs whose keys match (exact keys or {@code *}/{@code ?} globs), in catalogue order. */
+  /**
+   * Only the configs whose keys match (exact keys or {@code *}/{@code ?} globs), in catalogue order;
+   * a pattern matching nothing fails when the sweep expands ({@code V53}).
+   *
+   * @throws ValidationException ({@code sweep.null}, located at this call) for a null pattern
+   */
   public Sweep configKeys(String... patterns) {
-    return new Sweep(catalog, runners, options, List.of(patterns));
+    List<String> list = List.copyOf(filterValues("configKeys", patterns));
+    return new Sweep(catalog, runners, options, list, runnerFile, runnerTypeCall);
   }
 
-  /** Expand each config to the concrete runner names containing {@code text}. */
+  /**
+   * Expand each config to the concrete runner names containing {@code text}.
+   *
+   * @throws ValidationException ({@code sweep.null}, located at this call) for null
+   */
   public Sweep runnerNodeFilter(String text) {
-    return with(o -> o.withRunnerNodeFilter(text));
+    String t = value("runnerNodeFilter", text);
+    return with(o -> o.withRunnerNodeFilter(t));
   }
 
+  /**
+   * Lower concurrency bound (spec matrix §4.5: single-node ranges start at it, other points below it
+   * are dropped).
+   *
+   * @throws ValidationException located at this call: {@code sweep.bound} for {@code min < 1},
+   *     {@code V48.conc-bounds} when it exceeds {@link #maxConc}
+   */
   public Sweep minConc(int min) {
-    return with(o -> o.withMinConc(min));
+    int m = bound("minConc", min);
+    return with(o -> o.withMinConc(m));
   }
 
+  /**
+   * Upper concurrency bound (spec matrix §4.5: fixed-seq-len entries with nothing left under it run
+   * at the cap; agentic points above it are dropped).
+   *
+   * @throws ValidationException located at this call: {@code sweep.bound} for {@code max < 1},
+   *     {@code V48.conc-bounds} when {@link #minConc} exceeds it
+   */
   public Sweep maxConc(int max) {
-    return with(o -> o.withMaxConc(max));
+    int m = bound("maxConc", max);
+    return with(o -> o.withMaxConc(m));
   }
 
-  /** Geometric factor of concurrency ranges (default 2; must exceed 1). */
+  /**
+   * Geometric factor of concurrency ranges (default 2).
+   *
+   * @throws ValidationException ({@code V47.step-size}, located at this call) unless it exceeds 1
+   */
   public Sweep stepSize(int factor) {
     return with(o -> o.withStepSize(factor));
   }
 
+  /**
+   * Skips single-node fixed-seq-len entries with a TP above {@code tp}.
+   *
+   * @throws ValidationException ({@code sweep.bound}, located at this call) for {@code tp < 1}
+   */
   public Sweep maxTp(int tp) {
-    return with(o -> o.withMaxTp(tp));
+    int t = bound("maxTp", tp);
+    return with(o -> o.withMaxTp(t));
   }
 
+  /**
+   * Clamps an explicit single-node fixed-seq-len EP to {@code ep}.
+   *
+   * @throws ValidationException ({@code sweep.bound}, located at this call) for {@code ep < 1}
+   */
   public Sweep maxEp(int ep) {
-    return with(o -> o.withMaxEp(ep));
+    int e = bound("maxEp", ep);
+    return with(o -> o.withMaxEp(e));
   }
 
+  /**
+   * Which rows run evals ({@link EvalMode}; default {@link EvalMode#DEFAULT}).
+   *
+   * @throws ValidationException located at this call: {@code sweep.null} for null,
+   *     {@code V50.smoke-trim} for {@link EvalMode#SMOKE} after {@link #trimConc()}
+   */
   public Sweep evals(EvalMode mode) {
-    return with(o -> o.withEvalMode(mode));
+    EvalMode m = value("evals", mode);
+    return with(o -> o.withEvalMode(m));
   }
 
-  /** Keep only the minimum concurrency of every deployment shape (after eval selection). */
+  /**
+   * Keep only the minimum concurrency of every deployment shape (after eval selection).
+   *
+   * @throws ValidationException ({@code V50.smoke-trim}, located at this call) after
+   *     {@code evals(EvalMode.SMOKE)}
+   */
   public Sweep trimConc() {
     return with(o -> o.withTrimConc(true));
   }
@@ -240,12 +460,29 @@ public final class Sweep {
     return Catalog.of(kept);
   }
 
+  /** The filters, bounds and eval mode set so far, as {@code generate full-sweep} options. */
   public FullSweepOptions options() {
     return options;
   }
 
-  /** Expands the selection into a matrix. */
+  /**
+   * Expands the selection into a matrix ({@link Generator#fullSweep}).
+   *
+   * @throws ValidationException {@code V51.runner-type} (kind {@code SELECTION}, located at the
+   *     {@link #runnerType} call) when a runner type is not a label of the runner file or no runner
+   *     file was given; the generator's errors otherwise
+   */
   public Matrix expand() {
+    if (!options.runnerTypes().isEmpty()) {
+      Optional<String> invalid = runnerFile
+          ? io.infx.matrix.internal.Expansion.invalidRunnerTypes(options.runnerTypes(), runners)
+          : Optional.of("runnerType(" + String.join(", ", options.runnerTypes()) + ") needs the runner file "
+              + "that defines the labels: add .runners(…) to the sweep");
+      if (invalid.isPresent()) {
+        throw located(new ValidationException(ErrorKind.SELECTION, List.of(Violation.builder()
+            .ruleId("V51.runner-type").pointer("/runnerType").message(invalid.get()).build())), runnerTypeCall);
+      }
+    }
     return Generator.fullSweep(catalog(), runners, options);
   }
 
@@ -263,15 +500,11 @@ public final class Sweep {
   // ---- declaring configs in code ----------------------------------------------------------------
 
   /**
-   * Declares a single-node config with {@code identity}, to which search spaces are then added: the
-   * card's chain {@code Sweep.of(identity).searchSpace(isl, osl, entries…).expand()}. The same as
-   * {@link #singleNode(ConfigIdentity)}.
+   * Declares a single-node config (fixed-seq-len blocks and/or AgentX blocks), with no search space
+   * yet: the card's chain {@code Sweep.singleNode(identity).searchSpace(isl, osl, entries…).expand()}.
+   * (Every {@code Sweep.of} returns a {@code Sweep}; a declaration starts with {@code singleNode} or
+   * {@link #multiNode}.)
    */
-  public static SingleNode of(ConfigIdentity identity) {
-    return singleNode(identity);
-  }
-
-  /** Declares a single-node config (fixed-seq-len blocks and/or AgentX blocks), with no search space yet. */
   public static SingleNode singleNode(ConfigIdentity identity) {
     return new SingleNode(Objects.requireNonNull(identity, "identity"), Optional.empty(), List.of(), List.of());
   }
@@ -472,10 +705,10 @@ public final class Sweep {
       return Objects.hash(identity, router, fixed, agentic);
     }
 
-    /** The declaration as the chain that makes it, e.g. {@code Sweep.of(llama-fp8-h100-vllm{…}).searchSpace(8192, 1024, tp(8).conc(4, 64))}. */
+    /** The declaration as the chain that makes it, e.g. {@code Sweep.singleNode(llama-fp8-h100-vllm{…}).searchSpace(8192, 1024, tp(8).conc(4, 64))}. */
     @Override
     public String toString() {
-      StringBuilder sb = new StringBuilder("Sweep.of(").append(identity).append(')');
+      StringBuilder sb = new StringBuilder("Sweep.singleNode(").append(identity).append(')');
       router.ifPresent(r -> sb.append(".router(").append(r.name()).append(", ").append(r.version()).append(')'));
       fixed.forEach(b -> sb.append(b.text()));
       agentic.forEach(b -> sb.append(b.text()));

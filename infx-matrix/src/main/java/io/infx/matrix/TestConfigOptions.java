@@ -1,6 +1,10 @@
 package io.infx.matrix;
 
+import io.infx.core.ErrorKind;
 import io.infx.core.InfxStyle;
+import io.infx.core.ValidationException;
+import io.infx.core.Violation;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -40,14 +44,25 @@ public abstract class TestConfigOptions {
     return false;
   }
 
+  /**
+   * The command line's checks, all reported at once: {@code seqLens} values are families (V52), at
+   * least one config key (V53), smoke evals are not trimmed (V50).
+   *
+   * @throws ValidationException (kind {@code USAGE}) listing every broken check
+   */
   @Value.Check
   protected void check() {
-    io.infx.matrix.internal.Expansion.families(seqLens()); // rejects unknown families
+    List<Violation> bad = new ArrayList<>(io.infx.matrix.internal.Expansion.seqLensViolations(seqLens()));
     if (configKeys().isEmpty()) {
-      throw new IllegalArgumentException("at least one config key is required");
+      bad.add(Violation.builder().ruleId("V53.config-keys").pointer("/configKeys")
+          .message("at least one config key is required").build());
     }
     if (evalMode() == EvalMode.SMOKE && trimConc()) {
-      throw new IllegalArgumentException("smoke cannot be combined with trimming");
+      bad.add(Violation.builder().ruleId("V50.smoke-trim").pointer("/trimConc")
+          .message("smoke evals cannot be combined with trimming").build());
+    }
+    if (!bad.isEmpty()) {
+      throw new ValidationException(ErrorKind.USAGE, bad);
     }
   }
 

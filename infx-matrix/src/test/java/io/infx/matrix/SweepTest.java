@@ -3,7 +3,9 @@ package io.infx.matrix;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.infx.core.Location;
 import io.infx.core.ValidationException;
+import io.infx.core.Violation;
 import io.infx.matrix.config.SpecDecoding;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -16,7 +18,7 @@ class SweepTest {
       .runner("h200");
 
   private static Sweep.SingleNode llama() {
-    return Sweep.of(LLAMA.withKey("llama-fp8-h100-vllm"));
+    return Sweep.singleNode(LLAMA.withKey("llama-fp8-h100-vllm"));
   }
 
   private static ConfigIdentity identity(String precision, String framework, String runner) {
@@ -84,7 +86,7 @@ class SweepTest {
     // the identity is required by the types; what remains is a null argument, named at once
     assertThatThrownBy(() -> ConfigIdentity.image("i").model(null))
         .isInstanceOf(NullPointerException.class).hasMessage("model");
-    assertThatThrownBy(() -> Sweep.of((ConfigIdentity) null))
+    assertThatThrownBy(() -> Sweep.singleNode(null))
         .isInstanceOf(NullPointerException.class).hasMessage("identity");
     // an AgentX-only field in a fixed-seq-len block fails where it is declared, naming the entry
     assertThatThrownBy(() -> llama().searchSpace(1024, 1024, Sweep.tp(8).noOffload().concList(4)))
@@ -93,7 +95,7 @@ class SweepTest {
 
   @Test
   void agenticAndMultiNodeDeclarations() {
-    Matrix agentic = Sweep.of(identity("fp4", "vllm", "cluster:b200-nscale").withKey("ag"))
+    Matrix agentic = Sweep.singleNode(identity("fp4", "vllm", "cluster:b200-nscale").withKey("ag"))
             .agentic(0.8, Sweep.tp(4).dramOffload("lmcache").concList(2, 32), Sweep.tp(8).noOffload().concList(16))
         .sweep().runners(Fixtures.runners()).evals(EvalMode.NONE).expand();
     assertThat(agentic.rows()).extracting(r -> r.fields().get("total-cpu-dram-gb")).containsExactly(865, 865, 0);
@@ -117,7 +119,7 @@ class SweepTest {
 
   @Test
   void theCardsChainCompilesAndExpands() {
-    Matrix m = Sweep.of(LLAMA).searchSpace(1024, 1024, Sweep.tp(8).conc(4, 16)).expand();
+    Matrix m = Sweep.singleNode(LLAMA).searchSpace(1024, 1024, Sweep.tp(8).conc(4, 16)).expand();
     assertThat(m.rows()).extracting(MatrixRow::conc).containsExactly(List.of(4), List.of(8), List.of(16));
     assertThat(m.rows()).allSatisfy(r -> assertThat(r.fields()).containsEntry("exp-name", "llama_1k1k")
         .containsEntry("image", "vllm/vllm-openai:v0.11.0").containsEntry("runner", "h200"));
@@ -125,7 +127,7 @@ class SweepTest {
 
   @Test
   void addingToABaseDeclarationNeverChangesItOrAnEarlierResult() {
-    Sweep.SingleNode base = Sweep.of(LLAMA).searchSpace(1024, 1024, Sweep.tp(8).conc(4, 8));
+    Sweep.SingleNode base = Sweep.singleNode(LLAMA).searchSpace(1024, 1024, Sweep.tp(8).conc(4, 8));
     Matrix before = base.expand();
     String beforeJson = before.toJson();
 
@@ -140,7 +142,7 @@ class SweepTest {
     assertThat(base.expand().toJson()).isEqualTo(beforeJson);
     assertThat(longer.expand().size()).isEqualTo(before.size() + 1);
     // equal declarations are equal values, whatever path built them
-    assertThat(Sweep.of(LLAMA).searchSpace(1024, 1024, Sweep.tp(8).conc(4, 8))).isEqualTo(base)
+    assertThat(Sweep.singleNode(LLAMA).searchSpace(1024, 1024, Sweep.tp(8).conc(4, 8))).isEqualTo(base)
         .hasSameHashCodeAs(base);
 
     Sweep.Entry tp8 = Sweep.tp(8);
@@ -155,9 +157,9 @@ class SweepTest {
 
   @Test
   void declarationsPrintAsTheChainThatMakesThem() {
-    Sweep.SingleNode d = Sweep.of(LLAMA).searchSpace(8192, 1024, Sweep.tp(8).conc(4, 64),
+    Sweep.SingleNode d = Sweep.singleNode(LLAMA).searchSpace(8192, 1024, Sweep.tp(8).conc(4, 64),
         Sweep.tp(4).ep(4).dpAttn().spec(SpecDecoding.MTP).concList(16, 48));
-    assertThat(d).hasToString("Sweep.of(llama-fp8-h200-vllm{image=vllm/vllm-openai:v0.11.0, "
+    assertThat(d).hasToString("Sweep.singleNode(llama-fp8-h200-vllm{image=vllm/vllm-openai:v0.11.0, "
         + "model=meta-llama/Llama-3.1-70B-Instruct, model-prefix=llama, precision=fp8, framework=vllm, "
         + "runner=h200}).searchSpace(8192, 1024, tp(8).conc(4, 64), tp(4).ep(4).dpAttn().spec(MTP).concList(16, 48))");
     assertThat(Sweep.multiNode(identity("fp4", "dynamo-trt", "cluster:gb200-nv")).disagg("nixl")
@@ -183,7 +185,7 @@ class SweepTest {
 
     ConfigIdentity blank = ConfigIdentity.image("").model("").modelPrefix("").precision("").framework("").runner("");
     assertThat(blank.key()).isEqualTo("---");
-    Matrix blankRows = Sweep.of(blank).searchSpace(1024, 1024, Sweep.tp(8).concList(1)).sweep()
+    Matrix blankRows = Sweep.singleNode(blank).searchSpace(1024, 1024, Sweep.tp(8).concList(1)).sweep()
         .evals(EvalMode.NONE).expand();
     assertThat(blankRows.get(0).fields()).containsEntry("image", "").containsEntry("model", "")
         .containsEntry("runner", "").containsEntry("exp-name", "_1k1k");
@@ -218,5 +220,105 @@ class SweepTest {
     assertThatThrownBy(() -> llama().key("a?b").searchSpace(1024, 1024, Sweep.tp(8).concList(1)).expand())
         .isInstanceOfSatisfying(ValidationException.class, e -> assertThat(e.violations())
             .extracting(v -> v.ruleId()).containsExactly("Q7.key-glob"));
+  }
+
+  /** The violation of a DSL mistake: its rule id, pointer and location (this file, the line of the call). */
+  private static Violation mistake(org.assertj.core.api.ThrowableAssert.ThrowingCallable call) {
+    Throwable t = org.assertj.core.api.Assertions.catchThrowable(call);
+    assertThat(t).isInstanceOf(ValidationException.class);
+    List<Violation> v = ((ValidationException) t).violations();
+    assertThat(v).hasSize(1);
+    return v.get(0);
+  }
+
+  private static int line() {
+    return StackWalker.getInstance().walk(f -> f.skip(1).findFirst()).orElseThrow().getLineNumber();
+  }
+
+  private static final String HERE = "io/infx/matrix/SweepTest.java";
+
+  @Test
+  void filterMistakesAreLocatedValidationErrorsAtTheCall() {
+    Sweep base = Sweep.of(Fixtures.catalog(Fixtures.singleNode(8192, "{tp: 8, conc-start: 4, conc-end: 64}")));
+
+    int at = line(); Violation seq = mistake(() -> base.seqLens("1k1k", "2k2k"));
+    assertThat(seq.ruleId()).isEqualTo("V52.seq-lens");
+    assertThat(seq.pointer()).isEqualTo("/seqLens/1");
+    assertThat(seq.expected()).contains("1k1k or 8k1k");
+    assertThat(seq.actual()).contains("'2k2k'");
+    assertThat(seq.location()).contains(new Location(HERE, at, 1));
+    assertThat(seq.render()).startsWith(HERE + ":" + at + ":1: [V52.seq-lens] /seqLens/1: unknown sequence family");
+
+    at = line(); Violation step = mistake(() -> base.stepSize(1));
+    assertThat(step.ruleId()).isEqualTo("V47.step-size");
+    assertThat(step.pointer()).isEqualTo("/stepSize");
+    assertThat(step.actual()).contains("1");
+    assertThat(step.location()).contains(new Location(HERE, at, 1));
+
+    // min > max: whichever call comes second is the mistake
+    Sweep min8 = base.minConc(8);
+    at = line(); Violation bounds = mistake(() -> min8.maxConc(4));
+    assertThat(bounds.ruleId()).isEqualTo("V48.conc-bounds");
+    assertThat(bounds.location()).contains(new Location(HERE, at, 1));
+    assertThat(mistake(() -> base.maxConc(4).minConc(8)).ruleId()).isEqualTo("V48.conc-bounds");
+
+    // a bound below 1 would keep no fixed-seq-len point: refused in code (the command line keeps the reference's skip)
+    at = line(); Violation zero = mistake(() -> base.maxConc(0));
+    assertThat(zero.ruleId()).isEqualTo("sweep.bound");
+    assertThat(zero.pointer()).isEqualTo("/maxConc");
+    assertThat(zero.expected()).contains("≥ 1");
+    assertThat(zero.location()).contains(new Location(HERE, at, 1));
+    assertThat(mistake(() -> base.minConc(0)).pointer()).isEqualTo("/minConc");
+    assertThat(mistake(() -> base.maxTp(-1)).pointer()).isEqualTo("/maxTp");
+    assertThat(mistake(() -> base.maxEp(0)).pointer()).isEqualTo("/maxEp");
+
+    // null: the array or one element, named
+    at = line(); Violation nullArray = mistake(() -> base.modelPrefix((String[]) null));
+    assertThat(nullArray.ruleId()).isEqualTo("sweep.null");
+    assertThat(nullArray.pointer()).isEqualTo("/modelPrefix");
+    assertThat(nullArray.location()).contains(new Location(HERE, at, 1));
+    assertThat(mistake(() -> base.modelPrefix("llama", null)).pointer()).isEqualTo("/modelPrefix/1");
+    assertThat(mistake(() -> base.evals(null)).pointer()).isEqualTo("/evals");
+    assertThat(mistake(() -> base.runnerNodeFilter(null)).pointer()).isEqualTo("/runnerNodeFilter");
+    assertThat(mistake(() -> base.configKeys((String) null)).pointer()).isEqualTo("/configKeys/0");
+
+    // smoke and trim conflict in either order
+    assertThat(mistake(() -> base.trimConc().evals(EvalMode.SMOKE)).ruleId()).isEqualTo("V50.smoke-trim");
+    assertThat(mistake(() -> base.evals(EvalMode.SMOKE).trimConc()).ruleId()).isEqualTo("V50.smoke-trim");
+
+    // every mistake is a usage error (exit status 2)
+    assertThatThrownBy(() -> base.stepSize(0)).isInstanceOfSatisfying(ValidationException.class,
+        e -> assertThat(e.kind()).isEqualTo(io.infx.core.ErrorKind.USAGE));
+    // and the base is untouched by them
+    assertThat(base.options()).isEqualTo(FullSweepOptions.defaults());
+  }
+
+  @Test
+  void runnerTypesAreCheckedAgainstTheRunnerFileAtExpansionLocatedAtTheirCall() {
+    Sweep base = Sweep.of(Fixtures.catalog(Fixtures.singleNode(8192, "{tp: 8, conc-start: 4, conc-end: 64}")));
+    int at = line(); Sweep typed = base.runnerType("h200");
+    // no runner file: the labels cannot be checked (before, the error listed an empty set of valid types)
+    Violation noFile = mistake(typed::expand);
+    assertThat(noFile.ruleId()).isEqualTo("V51.runner-type");
+    assertThat(noFile.message()).contains("runnerType(h200)").contains(".runners(");
+    assertThat(noFile.location()).contains(new Location(HERE, at, 1));
+    assertThatThrownBy(typed::expand).isInstanceOfSatisfying(ValidationException.class,
+        e -> assertThat(e.kind()).isEqualTo(io.infx.core.ErrorKind.SELECTION));
+    // with the runner file, in either order: a known label expands, an unknown one names the valid ones
+    assertThat(typed.runners(Fixtures.runners()).expand().size())
+        .isEqualTo(base.runners(Fixtures.runners()).runnerType("h200").expand().size()).isPositive();
+    at = line(); Sweep unknown = base.runners(Fixtures.runners()).runnerType("h999");
+    Violation bad = mistake(unknown::expand);
+    assertThat(bad.message()).startsWith("Invalid runner type(s): {'h999'}. Valid runner types are: ");
+    assertThat(bad.location()).contains(new Location(HERE, at, 1));
+  }
+
+  @Test
+  void declaringTheSameKeyTwiceIsLocated() {
+    Sweep.SingleNode a = llama().searchSpace(1024, 1024, Sweep.tp(8).concList(4));
+    int at = line(); Violation twice = mistake(() -> Sweep.of(a, a));
+    assertThat(twice.ruleId()).isEqualTo("sweep.duplicate-key");
+    assertThat(twice.pointer()).isEqualTo("/configs/1");
+    assertThat(twice.location()).contains(new Location(HERE, at, 1));
   }
 }

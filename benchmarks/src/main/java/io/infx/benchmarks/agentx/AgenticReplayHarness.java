@@ -58,7 +58,8 @@ public final class AgenticReplayHarness {
         default -> throw new IllegalArgumentException("unknown option " + args[i]);
       }
     }
-    SyntheticCorpus spec = new SyntheticCorpus(traces, turns, 7, 4, 1, 32, 0.2, 0.3, 6, 2);
+    SyntheticCorpus spec = SyntheticCorpus.builder().traces(traces).turns(turns).seed(7).prefixBlocks(4)
+        .growthBlocks(1).outputTokens(32).apiTime(0.2).thinkTime(0.3).subagentEvery(6).subagentTurns(2).build();
     List<WekaTrace> corpus = spec.generate();
     System.out.printf(Locale.ROOT, "corpus: %d traces, %d requests%n", traces, spec.requestCount());
     System.out.println("load before: " + load());
@@ -75,7 +76,7 @@ public final class AgenticReplayHarness {
           .addServerMetricsUrls(base.resolve("/metrics")).build(), out.resolve("aiperf_artifacts"), "synthetic");
       double wall = (System.nanoTime() - t0) / 1e9;
       heap.stopSampling();
-      JsonNode agg = r.aggregate();
+      JsonNode agg = new com.fasterxml.jackson.databind.ObjectMapper().readTree(r.aggregateJson());
       JsonNode late = agg.at("/metadata/replay/schedule_lateness_ms");
       JsonNode sm = new com.fasterxml.jackson.databind.ObjectMapper()
           .readTree(out.resolve("aiperf_artifacts/server_metrics_export.json").toFile());

@@ -2,6 +2,11 @@ package com.acme.benchci;
 
 import io.infx.client.ServeJob;
 import io.infx.client.ServeMetrics;
+import io.infx.client.agentx.AgenticOptions;
+import io.infx.client.agentx.AgenticReplay;
+import io.infx.client.agentx.AgenticResult;
+import io.infx.client.agentx.AgenticSession;
+import io.infx.client.agentx.SyntheticCorpus;
 import io.infx.client.metrics.LatencyStats;
 import io.infx.client.sim.SimConfig;
 import io.infx.client.sim.SimServer;
@@ -14,8 +19,6 @@ import io.infx.matrix.Sweep;
 import io.infx.results.AggregateRow;
 import io.infx.results.Normalizer;
 import java.io.PrintStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,9 +27,10 @@ import org.HdrHistogram.HistogramIterationValue;
 
 /**
  * A team's CI tool built on infx as a library: declare the config in code (the design card's chain
- * {@code Sweep.of(identity).searchSpace(…).expand()}), benchmark every matrix row against the
+ * {@code Sweep.singleNode(identity).searchSpace(…).expand()}), benchmark every matrix row against the
  * in-process simulator, read the typed results (TTFT/TPOT/E2EL percentiles in ms, the HdrHistograms
- * of TTFT and TPOT, the normalized aggregate row) and fail the build when a point misses its gate.
+ * of TTFT and TPOT, the normalized aggregate row), replay AgentX sessions in memory (typed TTFT /
+ * ITL / E2EL, per-session figures) and fail the build when a point misses its gate.
  *
  * <p>Run: {@code mvn -f examples/consumer/pom.xml verify exec:java}. Exit status 0 when every point
  * passed, 1 otherwise. Every number it prints is SIMULATED (the embedded simulator, not an engine).
@@ -43,7 +47,7 @@ public final class BenchmarkGate {
     ConfigIdentity identity = ConfigIdentity.image("vllm/vllm-openai:v0.11.0")
         .model("acme/chat-8b")
         .modelPrefix("acme").precision("bf16").framework("vllm").runner("h100");
-    return Sweep.of(identity).searchSpace(256, 32, Sweep.tp(1).concList(1, 4));
+    return Sweep.singleNode(identity).searchSpace(256, 32, Sweep.tp(1).concList(1, 4));
   }
 
   /**
@@ -66,10 +70,12 @@ public final class BenchmarkGate {
     out.println("expanded: " + matrix.size() + " matrix rows");
 
     List<Point> points = new ArrayList<>();
+    AgenticResult agentic;
     try (SimServer server = SimServer.start(SimConfig.builder().decodeStepBase(Duration.ofMillis(2)).build())) {
       for (MatrixRow row : matrix) {
         points.add(benchmark(server, row));
       }
+      agentic = agenticReplay(server);
     }
 
     boolean pass = true;
@@ -89,8 +95,30 @@ public final class BenchmarkGate {
           ok ? "PASS" : "FAIL");
       printHistogram(out, "TPOT histogram (µs per output token)", p.tpotHistogram());
     }
+    // AgentX: sessions replayed in memory (no artifact directory), read as typed figures
+    boolean agenticOk = agentic.artifactDir().isEmpty() && agentic.successfulRequests() > 0
+        && agentic.failedRequests() == 0 && agentic.ttftHistogram().getTotalCount() == agentic.successfulRequests()
+        && agentic.sessions().stream().mapToLong(AgenticSession::successful).sum() == agentic.successfulRequests();
+    pass &= agenticOk;
+    out.printf("SIMULATED AgentX replay in memory: %d sessions, %d ok / %d failed, TTFT %s, ITL %s, "
+        + "E2EL %s ms (p50/p90/p99), theoretical cache hit %.0f%%  %s%n", agentic.sessions().size(),
+        agentic.successfulRequests(), agentic.failedRequests(), percentiles(agentic.ttft()),
+        percentiles(agentic.itl()), percentiles(agentic.e2el()), 100 * agentic.theoreticalCacheHitRate(),
+        agenticOk ? "PASS" : "FAIL");
     out.println(pass ? "gate: PASS" : "gate: FAIL");
     return pass;
+  }
+
+  /**
+   * A short AgentX replay (2 users, 3 s) of a generated coding-agent corpus against {@code server},
+   * in memory: the typed result, nothing written.
+   */
+  static AgenticResult agenticReplay(SimServer server) {
+    SyntheticCorpus corpus = SyntheticCorpus.builder().traces(4).turns(6).seed(7).outputTokens(16)
+        .apiTime(0.05).thinkTime(0.05).build();
+    return AgenticReplay.run(corpus.generate(), AgenticOptions.builder()
+        .baseUri(server.baseUri()).model("infx/sim-model").users(2)
+        .duration(Duration.ofSeconds(3)).warmupRequestsPerLane(1).build());
   }
 
   /**
@@ -100,15 +128,14 @@ public final class BenchmarkGate {
    * the client's typed outcome is normalized into the aggregate row without a raw file.
    */
   static Point benchmark(SimServer server, MatrixRow row) {
-    StringWriter log = new StringWriter();   // the benchmark_serving summary; this tool prints its own
-    PrintWriter quiet = new PrintWriter(log, true);
+    // run(): silent (this tool prints its own table); run(ServeListener) would get notes,
+    // warnings, progress and the benchmark_serving summary
     ServeJob.Outcome outcome = ServePresets.of(row)
         .baseUrl(server.baseUri())
         .tokenizer("builtin")
         .saveResult(false)
-        .progress(false)
         .build()
-        .run(quiet, quiet);
+        .run();
     AggregateRow aggregate = Normalizer.reference().normalize(outcome, RunIdentities.of(row));
     return new Point(row, outcome.metrics(), outcome.result().ttftHistogram(),
         outcome.result().tpotHistogram(), aggregate);

@@ -1,6 +1,7 @@
 package io.infx.client.agentx;
 
 import io.infx.core.UsageException;
+import io.infx.core.Wording;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -38,18 +39,161 @@ public record SyntheticCorpus(int traces, int turns, long seed, int prefixBlocks
   /** Tokens per hash block. */
   public static final int BLOCK = 64;
 
+  /**
+   * Checks the components.
+   *
+   * @throws UsageException naming the first component out of range: {@code traces ≥ 1},
+   *     {@code turns ≥ 2}, {@code prefixBlocks ≥ 1}, {@code growthBlocks ≥ 0},
+   *     {@code outputTokens ≥ 1}, {@code apiTime}/{@code thinkTime} finite and ≥ 0,
+   *     {@code subagentEvery ≥ 0}, {@code subagentTurns ≥ 1}
+   */
   public SyntheticCorpus {
-    if (traces < 1 || turns < 2 || prefixBlocks < 1 || growthBlocks < 0 || outputTokens < 1
-        || apiTime < 0 || thinkTime < 0 || subagentEvery < 0 || subagentTurns < 1) {
-      throw new UsageException("synthetic corpus: traces >= 1, turns >= 2, prefix >= 1, growth >= 0, "
-          + "out >= 1, api/think >= 0, subagent-every >= 0 and subagent-turns >= 1 are required");
+    atLeast("traces", traces, 1);
+    atLeast("turns", turns, 2);
+    atLeast("prefixBlocks", prefixBlocks, 1);
+    atLeast("growthBlocks", growthBlocks, 0);
+    atLeast("outputTokens", outputTokens, 1);
+    seconds("apiTime", apiTime);
+    seconds("thinkTime", thinkTime);
+    atLeast("subagentEvery", subagentEvery, 0);
+    atLeast("subagentTurns", subagentTurns, 1);
+  }
+
+  private static void atLeast(String name, int value, int min) {
+    if (value < min) {
+      throw new UsageException(Wording.of(Wording.setting(name), " must be ≥ " + min + ", got " + value));
     }
   }
 
-  /** The defaults. */
+  private static void seconds(String name, double value) {
+    if (!(value >= 0) || Double.isInfinite(value)) {
+      throw new UsageException(Wording.of(Wording.setting(name),
+          " must be a finite number of seconds ≥ 0, got " + value));
+    }
+  }
+
+  /** The defaults: 20 traces of 12 turns, seed 1, 8 prefix blocks, 2 new blocks a turn, 64 output tokens, 0.5 s server time, 1 s think time, a 2-turn subagent after every 4th turn. */
   public static SyntheticCorpus defaults() {
     return new SyntheticCorpus(20, 12, 1, 8, 2, 64, 0.5, 1.0, 4, 2);
   }
+
+  /** A builder starting from {@link #defaults()}: set what differs, then {@link Builder#build()}. */
+  public static Builder builder() {
+    return new Builder(defaults());
+  }
+
+  /** A builder starting from this corpus. */
+  public Builder toBuilder() {
+    return new Builder(this);
+  }
+
+  /**
+   * Builds a {@link SyntheticCorpus} by name instead of position:
+   * {@code SyntheticCorpus.builder().traces(50).turns(20).seed(7).build()}. Every setting starts at
+   * the corpus it was made from ({@link SyntheticCorpus#defaults()} for {@link #builder()}); the
+   * values are checked by {@link #build()}.
+   */
+  public static final class Builder {
+    private int traces;
+    private int turns;
+    private long seed;
+    private int prefixBlocks;
+    private int growthBlocks;
+    private int outputTokens;
+    private double apiTime;
+    private double thinkTime;
+    private int subagentEvery;
+    private int subagentTurns;
+
+    private Builder(SyntheticCorpus from) {
+      traces = from.traces;
+      turns = from.turns;
+      seed = from.seed;
+      prefixBlocks = from.prefixBlocks;
+      growthBlocks = from.growthBlocks;
+      outputTokens = from.outputTokens;
+      apiTime = from.apiTime;
+      thinkTime = from.thinkTime;
+      subagentEvery = from.subagentEvery;
+      subagentTurns = from.subagentTurns;
+    }
+
+    /** Number of traces (≥ 1; default 20). */
+    public Builder traces(int traces) {
+      this.traces = traces;
+      return this;
+    }
+
+    /** Top-level requests per trace (≥ 2; default 12). */
+    public Builder turns(int turns) {
+      this.turns = turns;
+      return this;
+    }
+
+    /** Generator seed (default 1): the same seed gives the same corpus. */
+    public Builder seed(long seed) {
+      this.seed = seed;
+      return this;
+    }
+
+    /** 64-token blocks of the first prompt (≥ 1; default 8). */
+    public Builder prefixBlocks(int prefixBlocks) {
+      this.prefixBlocks = prefixBlocks;
+      return this;
+    }
+
+    /** New user blocks per turn, on top of the previous output (≥ 0; default 2). */
+    public Builder growthBlocks(int growthBlocks) {
+      this.growthBlocks = growthBlocks;
+      return this;
+    }
+
+    /** Recorded output tokens per request, each drawn within ±50 % (≥ 1; default 64). */
+    public Builder outputTokens(int outputTokens) {
+      this.outputTokens = outputTokens;
+      return this;
+    }
+
+    /** Recorded server time per request, seconds, each drawn within ±50 % (≥ 0; default 0.5). */
+    public Builder apiTime(double seconds) {
+      this.apiTime = seconds;
+      return this;
+    }
+
+    /** Recorded client gap before each turn, seconds (≥ 0; default 1.0). */
+    public Builder thinkTime(double seconds) {
+      this.thinkTime = seconds;
+      return this;
+    }
+
+    /** A subagent is spawned after every n-th turn (0: never; default 4). */
+    public Builder subagentEvery(int turns) {
+      this.subagentEvery = turns;
+      return this;
+    }
+
+    /** Requests per subagent (≥ 1; default 2). */
+    public Builder subagentTurns(int subagentTurns) {
+      this.subagentTurns = subagentTurns;
+      return this;
+    }
+
+    /**
+     * The corpus.
+     *
+     * @throws UsageException naming the first setting out of range
+     */
+    public SyntheticCorpus build() {
+      return new SyntheticCorpus(traces, turns, seed, prefixBlocks, growthBlocks, outputTokens, apiTime,
+          thinkTime, subagentEvery, subagentTurns);
+    }
+  }
+
+  /** The command-line key of each component (the form {@link #parse} reads). */
+  private static final java.util.Map<String, String> KEYS = java.util.Map.of("traces", "traces", "turns",
+      "turns", "seed", "seed", "prefixBlocks", "prefix", "growthBlocks", "growth", "outputTokens", "out",
+      "apiTime", "api", "thinkTime", "think", "subagentEvery", "subagent-every", "subagentTurns",
+      "subagent-turns");
 
   /**
    * Parses {@code synthetic:key=value,...} (or just the part after the colon).
@@ -59,17 +203,7 @@ public record SyntheticCorpus(int traces, int turns, long seed, int prefixBlocks
   public static SyntheticCorpus parse(String spec) {
     String body = spec.startsWith("synthetic:") ? spec.substring("synthetic:".length())
         : spec.equals("synthetic") ? "" : spec;
-    SyntheticCorpus d = defaults();
-    int traces = d.traces;
-    int turns = d.turns;
-    long seed = d.seed;
-    int prefix = d.prefixBlocks;
-    int growth = d.growthBlocks;
-    int out = d.outputTokens;
-    double api = d.apiTime;
-    double think = d.thinkTime;
-    int every = d.subagentEvery;
-    int saTurns = d.subagentTurns;
+    Builder b = builder();
     for (String kv : body.split(",")) {
       if (kv.isBlank()) {
         continue;
@@ -82,16 +216,16 @@ public record SyntheticCorpus(int traces, int turns, long seed, int prefixBlocks
       String v = p[1].strip();
       try {
         switch (k) {
-          case "traces" -> traces = Integer.parseInt(v);
-          case "turns" -> turns = Integer.parseInt(v);
-          case "seed" -> seed = Long.parseLong(v);
-          case "prefix" -> prefix = Integer.parseInt(v);
-          case "growth" -> growth = Integer.parseInt(v);
-          case "out" -> out = Integer.parseInt(v);
-          case "api" -> api = Double.parseDouble(v);
-          case "think" -> think = Double.parseDouble(v);
-          case "subagent-every" -> every = Integer.parseInt(v);
-          case "subagent-turns" -> saTurns = Integer.parseInt(v);
+          case "traces" -> b.traces(Integer.parseInt(v));
+          case "turns" -> b.turns(Integer.parseInt(v));
+          case "seed" -> b.seed(Long.parseLong(v));
+          case "prefix" -> b.prefixBlocks(Integer.parseInt(v));
+          case "growth" -> b.growthBlocks(Integer.parseInt(v));
+          case "out" -> b.outputTokens(Integer.parseInt(v));
+          case "api" -> b.apiTime(Double.parseDouble(v));
+          case "think" -> b.thinkTime(Double.parseDouble(v));
+          case "subagent-every" -> b.subagentEvery(Integer.parseInt(v));
+          case "subagent-turns" -> b.subagentTurns(Integer.parseInt(v));
           default -> throw new UsageException("synthetic corpus: unknown key '" + k + "' (known: traces, "
               + "turns, seed, prefix, growth, out, api, think, subagent-every, subagent-turns)");
         }
@@ -99,7 +233,12 @@ public record SyntheticCorpus(int traces, int turns, long seed, int prefixBlocks
         throw new UsageException("synthetic corpus: " + k + " must be a number, got '" + v + "'");
       }
     }
-    return new SyntheticCorpus(traces, turns, seed, prefix, growth, out, api, think, every, saTurns);
+    try {
+      return b.build();
+    } catch (UsageException e) {
+      // in the spec's own words: its keys, not the component names
+      throw new UsageException("synthetic corpus: " + e.message(name -> KEYS.getOrDefault(name, name)));
+    }
   }
 
   /** Requests in the whole corpus (top-level and subagent). */

@@ -5,11 +5,13 @@ import static io.infx.core.Wording.setting;
 import io.infx.core.ErrorKind;
 import io.infx.core.InfxException;
 import io.infx.core.Wording;
+import io.infx.core.io.BoundedHttp;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -121,14 +123,15 @@ public final class Tokenizers {
         .filter(p -> p != null).distinct().toList();
   }
 
-  /** Asks {@code /v1/models} whether the server is the infx simulator (2 s timeout). */
+  /** Asks {@code /v1/models} whether the server is the infx simulator (2 s and 4 MiB for the answer). */
   static boolean isSimulator(URI server) {
     try {
       HttpClient c = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
       HttpRequest r = HttpRequest.newBuilder(server.resolve("/v1/models"))
           .timeout(Duration.ofSeconds(2)).GET().build();
-      HttpResponse<String> resp = c.send(r, HttpResponse.BodyHandlers.ofString());
-      return resp.statusCode() == 200 && resp.body().contains("\"owned_by\":\"infx-sim\"");
+      HttpResponse<byte[]> resp = BoundedHttp.send(c, r, 4 << 20, Duration.ofSeconds(2));
+      return resp.statusCode() == 200 && new String(resp.body(), StandardCharsets.UTF_8)
+          .contains("\"owned_by\":\"infx-sim\"");
     } catch (IOException | RuntimeException e) {
       return false;
     } catch (InterruptedException e) {

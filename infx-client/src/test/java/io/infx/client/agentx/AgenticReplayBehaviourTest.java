@@ -254,7 +254,7 @@ class AgenticReplayBehaviourTest {
     AgenticResult r = AgenticReplay.run(traces,
         options(4).duration(Duration.ofSeconds(1)).grace(Duration.ofMillis(300)).build(), tmp);
     double wall = (System.nanoTime() - t0) / 1e9;
-    JsonNode agg = r.aggregate();
+    JsonNode agg = r.aggregateNode();
     List<Rec> recs = records(tmp);
     double windowStart = java.time.LocalDateTime.parse(agg.get("start_time").asText())
         .atZone(java.time.ZoneId.systemDefault()).toInstant().toEpochMilli() / 1e3;
@@ -289,7 +289,7 @@ class AgenticReplayBehaviourTest {
       }
     }
     assertThat(overflowed).isGreaterThanOrEqualTo(2);
-    assertThat(r.aggregate().at("/context_overflow_count/avg").asLong()).isPositive();
+    assertThat(r.aggregateNode().at("/context_overflow_count/avg").asLong()).isPositive();
     assertThat(r.invalidReasons()).contains("context_overflow_rate_exceeded");
     assertThat(recs.get(0).raw().at("/error").isNull() || recs.get(0).raw().at("/error/code").asInt() == 400).isTrue();
   }
@@ -327,7 +327,7 @@ class AgenticReplayBehaviourTest {
     assertThat(r.cancelled()).isTrue();
     assertThat(r.invalidReasons()).contains("run_cancelled");
     assertThat(r.failedRequests()).isBetween(10L, 20L);
-    assertThat(r.aggregate().at("/metadata/cancel_reason").asText()).contains("exceeded the failed-request threshold");
+    assertThat(r.aggregateNode().at("/metadata/cancel_reason").asText()).contains("exceeded the failed-request threshold");
   }
 
   @Test
@@ -448,13 +448,13 @@ class AgenticReplayBehaviourTest {
     assertThat(t1.turn()).isEqualTo(1);
     assertThat(t2.turn()).isEqualTo(2);
     assertThat(t2.start() - t1.end()).isBetween(0.3 - EARLY, 0.3 + LATE);
-    assertThat(r.aggregate().at("/metadata/replay/trace_idle_jumps").asLong()).isPositive();
+    assertThat(r.aggregateNode().at("/metadata/replay/trace_idle_jumps").asLong()).isPositive();
 
     Path other = tmp.resolve("system");
     AgenticResult r2 = AgenticReplay.run(List.of(t), options(1).duration(Duration.ofSeconds(2))
         .startRatioMin(0).startRatioMax(0).systemIdleGapCap(Duration.ofMillis(200)).build(), other);
     List<Rec> recs2 = records(other).stream().filter(x -> !x.warmup()).toList();
     assertThat(recs2.get(1).start() - recs2.get(0).end()).isBetween(0.2 - EARLY, 0.2 + LATE);
-    assertThat(r2.aggregate().at("/metadata/replay/system_idle_jumps").asLong()).isPositive();
+    assertThat(r2.aggregateNode().at("/metadata/replay/system_idle_jumps").asLong()).isPositive();
   }
 }

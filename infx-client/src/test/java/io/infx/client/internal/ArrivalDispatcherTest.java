@@ -17,6 +17,25 @@ class ArrivalDispatcherTest {
 
   record Send(int index, long intended, long at) {}
 
+  /** A clock moved only by the test's fake I/O thread (no waits in a closed loop). */
+  static final class ManualTicker implements io.infx.client.load.Ticker {
+    private final java.util.concurrent.atomic.AtomicLong now = new java.util.concurrent.atomic.AtomicLong(1_000);
+
+    @Override
+    public long nanoTime() {
+      return now.get();
+    }
+
+    void advance(long nanos) {
+      now.addAndGet(nanos);
+    }
+
+    @Override
+    public boolean awaitUntil(long targetNanos, long deadlineNanos) {
+      throw new AssertionError("a closed loop never waits for a send time");
+    }
+  }
+
   private static List<Send> run(VirtualTicker ticker, long[] schedule, int n, int concurrency,
       long timeout) throws InterruptedException {
     List<Send> sends = new ArrayList<>();
@@ -94,5 +113,106 @@ class ArrivalDispatcherTest {
     loop.join(10_000);
     assertThat(loop.isAlive()).isFalse();
     assertThat(sent).containsExactly(0, 1, 2);
+  }
+
+  /**
+   * Closed loop with requests completed by another thread (as the HTTP client's I/O thread
+   * does): after the first wave, which the loop's thread sends, each next request is sent by the
+   * thread that completed the previous one, in index order, intended at its completion, with
+   * never more than the concurrency in flight.
+   */
+  @Test
+  void closedLoopSendsTheNextRequestOnTheCompletingThread() throws Exception {
+    ManualTicker ticker = new ManualTicker();
+    int n = 16; // within the lookahead: every body is built before the first completion
+    int conc = 4;
+    java.util.concurrent.CountDownLatch allPrepared = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.ExecutorService io = java.util.concurrent.Executors.newSingleThreadExecutor(
+        r -> new Thread(r, "fake-io"));
+    List<String> threads = java.util.Collections.synchronizedList(new ArrayList<>());
+    List<Integer> order = java.util.Collections.synchronizedList(new ArrayList<>());
+    List<Integer> prepared = java.util.Collections.synchronizedList(new ArrayList<>());
+    java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
+    java.util.concurrent.atomic.AtomicInteger maxInFlight = new java.util.concurrent.atomic.AtomicInteger();
+    long[] intended = new long[n];
+    long[] completedAt = new long[n];
+    ArrivalDispatcher.Dispatch d;
+    try {
+      d = new ArrivalDispatcher(ticker).run(n, null, conc, Long.MAX_VALUE,
+          new ArrivalDispatcher.Sender() {
+            @Override
+            public void prepare(int i) {
+              prepared.add(i);
+              if (i == n - 1) {
+                allPrepared.countDown();
+              }
+            }
+
+            @Override
+            public CompletableFuture<?> send(int i, long at) {
+              assertThat(prepared).contains(i); // prepared before it is sent
+              threads.add(Thread.currentThread().getName());
+              order.add(i);
+              intended[i] = at;
+              maxInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+              CompletableFuture<Void> f = new CompletableFuture<>();
+              io.execute(() -> {
+                try {
+                  allPrepared.await(); // completions only once the loop has nothing left to build
+                } catch (InterruptedException e) {
+                  Thread.currentThread().interrupt();
+                }
+                ticker.advance(1_000_000L * (i % 3 + 1));
+                completedAt[i] = ticker.nanoTime();
+                inFlight.decrementAndGet();
+                f.complete(null);
+              });
+              return f;
+            }
+          });
+      io.submit(() -> { }).get(); // the last completions
+    } finally {
+      io.shutdown();
+    }
+    assertThat(d.sent()).isEqualTo(n);
+    assertThat(order).containsExactlyElementsOf(java.util.stream.IntStream.range(0, n).boxed().toList());
+    assertThat(prepared).containsExactlyElementsOf(order);
+    assertThat(maxInFlight.get()).isLessThanOrEqualTo(conc);
+    // the first wave leaves from the loop's thread, every later request from the completing one
+    assertThat(threads.subList(0, conc)).doesNotContain("fake-io");
+    assertThat(threads.subList(conc, n)).containsOnly("fake-io");
+    for (int i = conc; i < n; i++) {
+      if (threads.get(i).equals("fake-io")) {
+        // sent when a slot freed: at some earlier request's completion instant
+        long at = intended[i];
+        assertThat(java.util.Arrays.stream(completedAt, 0, i).anyMatch(c -> c == at))
+            .as("request %d intended at a completion", i).isTrue();
+      }
+    }
+  }
+
+  /** A stop ends a closed loop whose requests complete on another thread; nothing more is sent. */
+  @Test
+  void closedLoopStopsSendingOnceStopped() throws Exception {
+    ManualTicker ticker = new ManualTicker();
+    java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+    java.util.concurrent.ExecutorService io = java.util.concurrent.Executors.newSingleThreadExecutor();
+    java.util.concurrent.atomic.AtomicInteger sends = new java.util.concurrent.atomic.AtomicInteger();
+    ArrivalDispatcher.Dispatch d;
+    try {
+      d = new ArrivalDispatcher(ticker).stopWhen(stop::get).run(1000, null, 2, Long.MAX_VALUE,
+          (i, at) -> {
+            if (sends.incrementAndGet() == 10) {
+              stop.set(true);
+            }
+            CompletableFuture<Void> f = new CompletableFuture<>();
+            io.execute(() -> f.complete(null));
+            return f;
+          });
+      io.submit(() -> { }).get();
+    } finally {
+      io.shutdown();
+    }
+    assertThat(d.sent()).isEqualTo(sends.get()).isBetween(10, 11);
   }
 }

@@ -194,6 +194,18 @@ class SseParserTest {
     q.feed(ByteBuffer.wrap("\n".getBytes(StandardCharsets.UTF_8)), 0);
     assertThat(out).isEmpty();
     assertThat(oversize).containsExactly(100);
+    // an endless comment line and an endless line without a field name are capped the same way
+    for (String start : List.of(": ", "{\"choices\":[{\"text\":\"")) {
+      out.clear();
+      oversize.clear();
+      SseParser c = new SseParser(l, 100);
+      c.feed(ByteBuffer.wrap(("data: ok\n\n" + start).getBytes(StandardCharsets.UTF_8)), 0);
+      for (int i = 0; i < 50; i++) {
+        c.feed(ByteBuffer.wrap("xxxxxxxxxx".getBytes(StandardCharsets.UTF_8)), 0);
+      }
+      assertThat(out).as(start).containsExactly("ok");
+      assertThat(oversize).as(start).containsExactly(100);
+    }
     // exactly at the limit still passes
     out.clear();
     SseParser r = new SseParser(l, 100);

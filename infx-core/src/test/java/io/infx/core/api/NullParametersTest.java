@@ -32,7 +32,10 @@ class NullParametersTest {
         .setDefault(io.infx.core.Location.class, io.infx.core.Location.of(Path.of("f.yaml"), 1, 1))
         .setDefault(io.infx.core.tree.Node.class, new io.infx.core.tree.ScalarNode("",
             io.infx.core.Location.of(Path.of("f.yaml"), 1, 1), io.infx.core.tree.ScalarKind.STRING, "x", "x"))
-        .setDefault(io.infx.core.tree.Source.class, io.infx.core.tree.Source.text("f.yaml", "a: 1\n"));
+        .setDefault(io.infx.core.tree.Source.class, io.infx.core.tree.Source.text("f.yaml", "a: 1\n"))
+        .setDefault(java.net.http.HttpRequest.class,
+            java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:9/")).build())
+        .setDefault(java.net.http.HttpClient.class, java.net.http.HttpClient.newHttpClient());
     for (Class<?> c : classes) {
       for (java.lang.reflect.Method m : c.getDeclaredMethods()) {
         if (Modifier.isPublic(m.getModifiers()) && Modifier.isStatic(m.getModifiers()) && !m.isSynthetic()) {

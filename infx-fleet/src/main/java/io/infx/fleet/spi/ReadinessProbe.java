@@ -2,11 +2,11 @@ package io.infx.fleet.spi;
 
 import io.infx.core.ErrorKind;
 import io.infx.core.InfxException;
+import io.infx.core.io.BoundedHttp;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.OptionalInt;
 import java.util.function.Supplier;
@@ -79,8 +79,8 @@ public final class ReadinessProbe {
             + " before " + health + " became ready");
       }
       try {
-        HttpResponse<Void> r = http.send(req, HttpResponse.BodyHandlers.discarding());
-        if (r.statusCode() < 400) {
+        // the status within 5 s; the body is never read, so an endless one cannot hold the wait
+        if (BoundedHttp.status(http, req, Duration.ofSeconds(5)) < 400) {
           return Duration.ofNanos(System.nanoTime() - t0);
         }
       } catch (IOException e) {

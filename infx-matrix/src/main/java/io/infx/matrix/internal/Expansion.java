@@ -1,6 +1,9 @@
 package io.infx.matrix.internal;
 
 import io.infx.matrix.RowField;
+import io.infx.core.ErrorKind;
+import io.infx.core.ValidationException;
+import io.infx.core.Violation;
 import io.infx.core.python.PythonRepr;
 import io.infx.core.bind.Origin;
 import io.infx.matrix.Catalog;
@@ -57,18 +60,9 @@ public final class Expansion {
 
   /** Full-sweep rows before eval selection. */
   public List<Row> fullSweep(Catalog catalog, FullSweepOptions o) {
-    if (!o.runnerTypes().isEmpty()) {
-      Set<String> invalid = new TreeSet<>(o.runnerTypes());
-      invalid.removeAll(runners.labels().keySet());
-      if (!invalid.isEmpty()) {
-        List<String> quoted = new ArrayList<>();
-        for (String s : invalid) {
-          quoted.add(PythonRepr.repr(s));
-        }
-        throw Fail.selection("V51.runner-type", "Invalid runner type(s): {" + String.join(", ", quoted)
-            + "}. Valid runner types are: " + String.join(", ", new TreeSet<>(runners.labels().keySet())));
-      }
-    }
+    invalidRunnerTypes(o.runnerTypes(), runners).ifPresent(message -> {
+      throw Fail.selection("V51.runner-type", message);
+    });
     List<MasterConfig> selected = new ArrayList<>();
     for (Map.Entry<String, MasterConfig> e : catalog.configs().entrySet()) {
       MasterConfig c = e.getValue();
@@ -101,17 +95,46 @@ public final class Expansion {
   }
 
   /**
-   * The sequence families {@code --seq-lens} names, in order.
+   * V51: the runner types of {@code types} that are not labels of {@code runners}, as the error
+   * message (invalid values and all valid labels, sorted), or empty when every type is a label.
+   */
+  public static Optional<String> invalidRunnerTypes(List<String> types, RunnerInventory runners) {
+    Set<String> invalid = new TreeSet<>(types);
+    invalid.removeAll(runners.labels().keySet());
+    if (invalid.isEmpty()) {
+      return Optional.empty();
+    }
+    List<String> quoted = new ArrayList<>();
+    for (String s : invalid) {
+      quoted.add(PythonRepr.repr(s));
+    }
+    return Optional.of("Invalid runner type(s): {" + String.join(", ", quoted)
+        + "}. Valid runner types are: " + String.join(", ", new TreeSet<>(runners.labels().keySet())));
+  }
+
+  /**
+   * The sequence families {@code seqLens} names, in order.
    *
-   * @throws IllegalArgumentException for anything but {@code 1k1k} and {@code 8k1k}
+   * @throws ValidationException (kind {@code USAGE}) for anything but {@code 1k1k} and
+   *     {@code 8k1k}, one {@code V52.seq-lens} violation per bad value
    */
   public static Set<String> families(List<String> seqLens) {
-    Set<String> out = new LinkedHashSet<>();
-    for (String s : seqLens) {
+    List<Violation> bad = seqLensViolations(seqLens);
+    if (!bad.isEmpty()) {
+      throw new ValidationException(ErrorKind.USAGE, bad);
+    }
+    return new LinkedHashSet<>(seqLens);
+  }
+
+  /** V52: one violation (pointer {@code /seqLens/<i>}) per value of {@code seqLens} that is not a family. */
+  public static List<Violation> seqLensViolations(List<String> seqLens) {
+    List<Violation> out = new ArrayList<>();
+    for (int i = 0; i < seqLens.size(); i++) {
+      String s = seqLens.get(i);
       if (!s.equals("1k1k") && !s.equals("8k1k")) {
-        throw new IllegalArgumentException("unknown sequence family '" + s + "' (expected 1k1k or 8k1k)");
+        out.add(Violation.builder().ruleId("V52.seq-lens").pointer("/seqLens/" + i)
+            .message("unknown sequence family").expected("1k1k or 8k1k").actual(PythonRepr.repr(s)).build());
       }
-      out.add(s);
     }
     return out;
   }

@@ -36,6 +36,12 @@ import java.util.regex.Pattern;
  * candidate (by modification time); a batched one ({@code eval_concs} is a list) contributes, per
  * {@code _conc<N>[_k].json} suffix, the newest file, concurrency ascending, restricted to
  * {@code completed_eval_concs}. Each file gives one row per task of its {@code results}.
+ *
+ * <p>Scores: with a {@code filter_list}, a filter whose name contains {@code strict} or
+ * {@code resolved} (SWE-bench's resolved rate, {@code exact_match,resolved}) gives the strict score
+ * ({@code em_strict}, and the row's {@code score}), one containing {@code flex} or {@code extract}
+ * the flexible one; the last matching filter wins. Without filters, {@code acc} (accuracy) or the
+ * bare metric. Values are published as found: a rate stays a fraction, a count stays a count.
  */
 public final class EvalCollector {
 
@@ -223,7 +229,9 @@ public final class EvalCollector {
                 source + ": configs." + task + ".filter_list has a non-string name " + PythonRepr.repr(nameNode));
           }
           String fname = nameNode.textValue();
-          if (fname.contains("strict")) {
+          // A filter name with "resolved" is SWE-bench's resolved rate (utils/evals/swebench_score.py
+          // publishes it as exact_match,resolved): the strict score, as upstream's collector since #1947.
+          if (fname.contains("strict") || fname.contains("resolved")) {
             strict = getOr(taskResults, baseMetric + "," + fname, null, source);
             strictSe = getOr(taskResults, baseMetric + "_stderr," + fname, null, source);
           } else if (fname.contains("flex") || fname.contains("extract")) {

@@ -27,7 +27,7 @@ public abstract class EvalRow {
 
   /** Which metric the universal {@link #score()} is. */
   public enum ScoreName {
-    /** The strict-match exact-match value ({@code em_strict}). */
+    /** The strict exact-match value ({@code em_strict}): the strict-match filter, or SWE-bench's resolved rate. */
     EM_STRICT("em_strict"),
     /** lm-eval's {@code acc} for tasks without filters. */
     ACCURACY("accuracy");

@@ -5,26 +5,20 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.infx.core.ErrorKind;
 import io.infx.core.InfxException;
-import io.infx.core.ValidationException;
-import io.infx.core.Violation;
 import io.infx.core.python.PythonJsonDecoder;
-import io.infx.core.tree.ListNode;
-import io.infx.core.tree.MapNode;
-import io.infx.core.tree.Node;
-import io.infx.core.tree.ScalarNode;
-import io.infx.core.tree.Trees;
+import io.infx.core.tree.PythonYaml;
+import io.infx.core.tree.TreeLimits;
 import io.infx.results.evals.internal.PyValues;
 import io.infx.core.python.PythonNumbers;
 import io.infx.core.python.PythonRepr;
 import java.io.IOException;
-import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Collection;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.stream.Collectors;
 
 /**
  * Minimum eval scores per task, with optional per-model overrides — the reference's
@@ -126,13 +120,21 @@ public final class EvalThresholds {
   }
 
   /**
-   * Loads a YAML or JSON thresholds file (YAML 1.1 typing, as PyYAML's {@code safe_load}).
+   * Loads a YAML or JSON thresholds file as the reference's {@code load_config} does: the text read
+   * as Python's {@code open().read()} (UTF-8, universal newlines), parsed with PyYAML's
+   * {@code yaml.safe_load} ({@link PythonYaml}; JSON is YAML), so duplicate keys keep the last
+   * value and only string keys can match a task or a model prefix.
    *
    * @param file the file to read
    * @param shownAs the path as the user gave it, for messages
-   * @throws LoadException with the reference's reason: the {@code OSError} text
-   *     ({@code [Errno 2] No such file or directory: '…'}), {@code invalid YAML: …}, or
+   * @throws LoadException with the reference's reason (what its {@code main} prints after
+   *     {@code could not load thresholds from <path>: }): the {@code OSError} text
+   *     ({@code [Errno 2] No such file or directory: '…'}), the {@code UnicodeDecodeError} text,
+   *     {@code invalid YAML: } and PyYAML's whole (multi-line) message, a {@code ValueError} the
+   *     safe constructor raises ({@code invalid literal for int() with base 10: 'x'}), or
    *     {@code thresholds config must be a mapping}
+   * @throws EvalInputException where PyYAML raises an error the reference does not catch (a
+   *     {@code KeyError} for {@code !!bool maybe}, …): the reference stops with a traceback
    */
   public static EvalThresholds load(Path file, String shownAs) {
     String text;
@@ -146,19 +148,26 @@ public final class EvalThresholds {
     } catch (PythonJsonDecoder.EncodingError e) {
       throw new LoadException(e.getMessage());
     }
-    Node root;
+    Object root;
     try {
-      root = Trees.parseYaml(shownAs, text);
-    } catch (ValidationException e) {
-      throw new LoadException("invalid YAML: " + e.violations().stream()
-          .map(Violation::render).collect(Collectors.joining("; ")));
+      root = PythonYaml.safeLoad(text);
+    } catch (PythonYaml.LoadError e) {
+      if (e.isYamlError()) {
+        throw new LoadException("invalid YAML: " + e.pythonMessage());
+      }
+      if (e.pythonType().equals("ValueError")) {
+        throw new LoadException(e.pythonMessage());
+      }
+      throw new EvalInputException(e.pythonType(), e.pythonMessage(), shownAs
+          + ": PyYAML cannot construct a value of this thresholds file (the reference stops with "
+          + e.pythonType() + ": " + e.pythonMessage() + ")");
     } catch (InfxException e) {
       throw new LoadException("invalid YAML: " + e.getMessage());
     }
-    if (!(root instanceof MapNode map)) {
+    if (!(root instanceof Map<?, ?> map)) {
       throw new LoadException("thresholds config must be a mapping");
     }
-    ObjectNode cfg = (ObjectNode) toJson(map);
+    ObjectNode cfg = (ObjectNode) toJson(map, 0, new int[] {0});
     if (!cfg.has("default") && !cfg.has("models")) {
       return new EvalThresholds(cfg, NODES.objectNode());
     }
@@ -209,29 +218,53 @@ public final class EvalThresholds {
         + PythonRepr.repr(mapping));
   }
 
-  private static JsonNode toJson(Node node) {
-    if (node instanceof MapNode m) {
+  /**
+   * A {@code safe_load} value as JSON. Only string keys are kept: every lookup the reference makes
+   * ({@code "default"}, {@code "models"}, a task, a model prefix) is by string, so a key such as
+   * {@code 1} or {@code true} can never match and leaving it out changes nothing.
+   */
+  private static JsonNode toJson(Object value, int depth, int[] values) {
+    // Aliases are shared objects: a recursive one never ends, an alias bomb expands exponentially.
+    if (depth > TreeLimits.DEFAULT.maxDepth()) {
+      throw new LoadException("invalid YAML: the document nests deeper than " + TreeLimits.DEFAULT.maxDepth()
+          + " levels (a recursive alias?)");
+    }
+    if (++values[0] > TreeLimits.DEFAULT.maxNodes()) {
+      throw new LoadException("invalid YAML: the document expands to more than " + TreeLimits.DEFAULT.maxNodes()
+          + " values (an alias bomb?)");
+    }
+    if (value == null) {
+      return NODES.nullNode();
+    }
+    if (value instanceof Map<?, ?> m) {
       ObjectNode o = NODES.objectNode();
-      for (MapNode.Entry e : m.entries()) {
-        o.set(e.key(), toJson(e.value()));
-      }
+      m.forEach((k, v) -> {
+        if (k instanceof String key) {
+          o.set(key, toJson(v, depth + 1, values));
+        }
+      });
       return o;
     }
-    if (node instanceof ListNode l) {
+    if (value instanceof Collection<?> c) {
       var a = NODES.arrayNode();
-      for (Node item : l.items()) {
-        a.add(toJson(item));
-      }
+      c.forEach(item -> a.add(toJson(item, depth + 1, values)));
       return a;
     }
-    ScalarNode s = (ScalarNode) node;
-    Object v = s.value();
-    return switch (s.kind()) {
-      case NULL -> NODES.nullNode();
-      case BOOLEAN -> NODES.booleanNode((Boolean) v);
-      case INTEGER -> NODES.numberNode((BigInteger) v);
-      case FLOAT -> NODES.numberNode(v instanceof BigDecimal bd ? bd.doubleValue() : ((Number) v).doubleValue());
-      default -> NODES.textNode(String.valueOf(v));
-    };
+    if (value instanceof Boolean b) {
+      return NODES.booleanNode(b);
+    }
+    if (value instanceof BigInteger i) {
+      return NODES.numberNode(i);
+    }
+    if (value instanceof Double d) {
+      return NODES.numberNode(d);
+    }
+    if (value instanceof PythonYaml.Timestamp ts) {
+      return NODES.textNode(ts.text());
+    }
+    if (value instanceof PythonYaml.Binary b) {
+      return NODES.textNode(b.base64());
+    }
+    return NODES.textNode(String.valueOf(value));
   }
 }

@@ -137,4 +137,31 @@ class EvalsApiTest {
         .contains("unrecognized arguments: extra --bogus");
     assertThat(ValidateScoresArguments.parse(List.of("-h")).help()).isTrue();
   }
+
+  @Test
+  void thresholdsWithDuplicateKeysLoadAsPyYamlDoesAndSelfReferencesAreRefused() throws IOException {
+    // PyYAML keeps the last of duplicate keys (yaml.safe_load → {'default': {'gsm8k': 0.5}}).
+    Path dup = Files.writeString(dir.resolve("dup.yaml"), "default:\n  gsm8k: 0.99\n  gsm8k: 0.5\n");
+    EvalThresholds t = EvalThresholds.load(dup, "dup.yaml");
+    assertThat(t.resolve(Optional.empty(), "gsm8k", EvalThresholds.Threshold.minScore(0.85)).display())
+        .isEqualTo("0.5");
+    // A list that contains itself is a Python value, but not one JSON can hold.
+    Path self = Files.writeString(dir.resolve("self.yaml"), "default: &d [*d]\n");
+    EvalThresholds.LoadException e = catchThrowableOfType(EvalThresholds.LoadException.class,
+        () -> EvalThresholds.load(self, "self.yaml"));
+    assertThat(e.getMessage()).startsWith("invalid YAML: the document nests deeper than");
+    // An alias bomb composes in linear time (aliases are shared) and is refused when expanded.
+    StringBuilder bomb = new StringBuilder("a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
+    for (int i = 1; i < 9; i++) {
+      bomb.append("a").append(i).append(": &a").append(i).append(" [");
+      for (int k = 0; k < 10; k++) {
+        bomb.append(k == 0 ? "" : ", ").append("*a").append(i - 1);
+      }
+      bomb.append("]\n");
+    }
+    Path laughs = Files.writeString(dir.resolve("laughs.yaml"), bomb.toString());
+    EvalThresholds.LoadException b = catchThrowableOfType(EvalThresholds.LoadException.class,
+        () -> EvalThresholds.load(laughs, "laughs.yaml"));
+    assertThat(b.getMessage()).contains("an alias bomb");
+  }
 }

@@ -93,6 +93,11 @@ final class ReplayStats {
       return n;
     }
 
+    /** The values in the order they were added (copied). */
+    double[] values() {
+      return Arrays.copyOf(values, n);
+    }
+
     double[] sorted() {
       double[] s = Arrays.copyOf(values, n);
       Arrays.sort(s);

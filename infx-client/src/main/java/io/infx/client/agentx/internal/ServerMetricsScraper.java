@@ -3,10 +3,12 @@ package io.infx.client.agentx.internal;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.infx.core.io.BoundedHttp;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -24,11 +26,14 @@ import org.slf4j.LoggerFactory;
  * {@code server_metrics_export.json} shape (spec {@code agentx.md} §3.4): per series, counters get
  * {@code total} = end − start of the window, gauges {@code max}/{@code avg} over 1-second samples.
  * Counter names lose their {@code _total} suffix, as in AIPerf's export. Scrapes run on their own
- * thread; an unreachable endpoint only lowers {@code endpoints_successful}.
+ * thread; an unreachable endpoint only lowers {@code endpoints_successful}. A scrape has 10 s and
+ * 16 MiB for its answer (an engine's exposition is tens to hundreds of KiB).
  */
 final class ServerMetricsScraper {
 
   private static final Logger LOG = LoggerFactory.getLogger(ServerMetricsScraper.class);
+  private static final Duration SCRAPE_TIMEOUT = Duration.ofSeconds(10);
+  private static final int MAX_BODY = 16 << 20;
 
   private final List<URI> endpoints;
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -129,13 +134,13 @@ final class ServerMetricsScraper {
   private void scrapeAll() {
     for (URI u : endpoints) {
       try {
-        HttpResponse<String> r = http.send(HttpRequest.newBuilder(u).timeout(Duration.ofSeconds(10)).GET().build(),
-            HttpResponse.BodyHandlers.ofString());
+        HttpResponse<byte[]> r = BoundedHttp.send(http,
+            HttpRequest.newBuilder(u).timeout(SCRAPE_TIMEOUT).GET().build(), MAX_BODY, SCRAPE_TIMEOUT);
         boolean ok = r.statusCode() == 200;
         synchronized (series) {
           reached.merge(u, ok, Boolean::logicalOr);
           if (ok) {
-            parse(u, r.body());
+            parse(u, new String(r.body(), StandardCharsets.UTF_8));
           }
         }
       } catch (Exception e) {
